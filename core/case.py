@@ -1,0 +1,197 @@
+"""The clinical case model: everything a consultation can draw on, for every source.
+
+A case holds four kinds of information that must stay apart during a consultation: what
+the doctor is told up front, what the patient knows, what the examiner can report, and the
+ground truth. `core.views` turns a case into one view per role.
+
+Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+HistoryKind = Literal[
+    "past_medical",
+    "medication",
+    "surgical",
+    "allergy",
+    "social",
+    "family",
+    "menstrual_obstetric",
+    "review_of_systems",
+    "other",
+]
+HISTORY_KINDS: tuple[str, ...] = HistoryKind.__args__  # type: ignore[attr-defined]
+
+InquiryCategory = Literal["symptom", "history", "exam", "test", "diagnosis", "treatment"]
+
+
+class _Model(BaseModel):
+    """Base for case models: unknown keys are errors, so typos in case files surface."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class Item(_Model):
+    """A named finding: an examination, a test, a panel or an analyte, with optional children.
+
+    Findings form a tree (test → panel → analyte → value). A leaf carries `value`; an inner
+    node carries `children` and may also carry a summary `value`.
+    """
+
+    name: str = Field(description="Display name, e.g. 'Complete blood count' or 'Haemoglobin'.")
+    value: str | None = Field(None, description="The stored result or finding text, verbatim.")
+    children: list[Item] = Field(default_factory=list, description="Sub-items (panel → analyte).")
+    synonyms: list[str] = Field(default_factory=list, description="Other names a doctor may use.")
+    timing: str | None = Field(None, description="When it was obtained, e.g. '4 months ago'.")
+    weight: float | None = Field(
+        None, ge=0, description="Importance for pathway metrics (higher = more important)."
+    )
+    relevant: bool | None = Field(
+        None, description="Whether ordering it is reasonable for this case (guidance metrics)."
+    )
+
+    def walk(self, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Item]]:
+        """Return (path, item) for this item and every descendant, depth first."""
+        here = (*path, self.name)
+        out = [(here, self)]
+        for child in self.children:
+            out.extend(child.walk(here))
+        return out
+
+    def render(self, indent: int = 0) -> str:
+        """Plain-text rendering of the subtree, one line per item."""
+        pad = "  " * indent
+        line = f"{pad}{self.name}: {self.value}" if self.value else f"{pad}{self.name}"
+        return "\n".join([line, *(c.render(indent + 1) for c in self.children)])
+
+
+class Symptom(_Model):
+    """One symptom as the patient would describe it."""
+
+    name: str = Field(description="Short name, e.g. 'chest pain'.")
+    description: str | None = Field(None, description="How the patient describes it.")
+    onset: str | None = Field(None, description="When or how it began.")
+    duration: str | None = Field(None, description="How long it has lasted.")
+    character: str | None = Field(None, description="Quality, severity, radiation, triggers.")
+    synonyms: list[str] = Field(default_factory=list, description="Other words for it.")
+    weight: float | None = Field(None, ge=0, description="Importance for pathway metrics.")
+    present: bool = Field(True, description="False for a pertinent negative the patient denies.")
+
+
+class HistoryItem(_Model):
+    """One piece of history of a given kind (past medical, social, family, ...)."""
+
+    kind: HistoryKind = Field(description="Which kind of history this is.")
+    text: str = Field(description="What the patient can tell about it.")
+    name: str | None = Field(None, description="Optional finer label, e.g. 'smoking'.")
+    synonyms: list[str] = Field(default_factory=list, description="Words that point to it.")
+    weight: float | None = Field(None, ge=0, description="Importance for pathway metrics.")
+
+
+class Demographics(_Model):
+    """Who the patient is."""
+
+    age: str | None = Field(None, description="Age as written, e.g. '54' or '3 months'.")
+    sex: str | None = Field(None, description="Sex or gender as written in the source.")
+    occupation: str | None = Field(None, description="Occupation, if known.")
+    text: str | None = Field(None, description="Free-text demographics line from the source.")
+
+
+class PatientProfile(_Model):
+    """Everything the patient knows about themself; nothing from tests or the diagnosis."""
+
+    demographics: Demographics = Field(default_factory=Demographics, description="Who.")
+    persona: str | None = Field(None, description="Manner of speaking, worries, personality.")
+    chief_complaint: str | None = Field(None, description="Main complaint in the patient's words.")
+    history_of_present_illness: str | None = Field(None, description="The story so far.")
+    primary_symptoms: list[Symptom] = Field(default_factory=list, description="Main symptoms.")
+    secondary_symptoms: list[Symptom] = Field(default_factory=list, description="Other symptoms.")
+    history: list[HistoryItem] = Field(default_factory=list, description="All history items.")
+    opening: str | None = Field(None, description="The patient's first words, if scripted.")
+
+    @field_validator("history", mode="before")
+    @classmethod
+    def _history_from_mapping(cls, value: Any) -> Any:
+        # Authors may write `history: {social: "...", family: "..."}`.
+        if isinstance(value, dict):
+            return [{"kind": k, "text": v} for k, v in value.items()]
+        return value
+
+    def symptoms(self) -> list[Symptom]:
+        """Primary then secondary symptoms."""
+        return [*self.primary_symptoms, *self.secondary_symptoms]
+
+
+class InquiryStep(_Model):
+    """One step of the expected order of inquiry: a category and optionally an item name."""
+
+    category: InquiryCategory = Field(description="What kind of information.")
+    name: str | None = Field(None, description="Which item within the category, if specific.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_string(cls, value: Any) -> Any:
+        # Authors may write "symptom:chest pain" or "test".
+        if isinstance(value, str):
+            category, _, name = value.partition(":")
+            return {"category": category.strip(), "name": name.strip() or None}
+        return value
+
+
+class ImageRef(_Model):
+    """A clinical image attached to a case."""
+
+    url: str | None = Field(None, description="Where the image lives (URL), if remote.")
+    path: str | None = Field(None, description="Local file path, if bundled.")
+    description: str | None = Field(None, description="Text description of the image.")
+    given_upfront: bool = Field(True, description="Shown to the doctor at the start, else on request.")
+
+
+class GroundTruth(_Model):
+    """What the consultation should reach. Only the moderator and the evaluation see it."""
+
+    diagnosis: str = Field(description="The primary diagnosis.")
+    synonyms: list[str] = Field(default_factory=list, description="Accepted names for it.")
+    other_diagnoses: list[str] = Field(default_factory=list, description="Secondary diagnoses.")
+    differential: list[str] = Field(default_factory=list, description="Reasonable alternatives.")
+    rationale: str | None = Field(None, description="Why this is the diagnosis.")
+    treatment: str | None = Field(None, description="The treatment plan or course.")
+    icd10: list[str] = Field(default_factory=list, description="ICD-10 codes, primary first.")
+    options: list[str] = Field(default_factory=list, description="Multiple-choice options.")
+    correct_option: str | None = Field(None, description="The correct option, if any.")
+    extra: dict[str, str] = Field(default_factory=dict, description="Other source fields.")
+
+
+class Case(_Model):
+    """A complete clinical case."""
+
+    id: str = Field(pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$", description="Stable identifier.")
+    title: str = Field(description="Short human title (does not reveal the diagnosis).")
+    language: str = Field("en", description="BCP-47 language tag of the case text.")
+    specialty: str = Field(description="Clinical specialty, lower case, e.g. 'cardiology'.")
+    source: str = Field("bedside", description="Where the case comes from.")
+    licence: str = Field("CC-BY-4.0", description="Licence of the case text.")
+    objective: str = Field(description="All the doctor is told at the start.")
+    patient: PatientProfile = Field(description="What the patient knows.")
+    physical_exam: list[Item] = Field(default_factory=list, description="Examination findings.")
+    tests: list[Item] = Field(default_factory=list, description="Test results.")
+    expected_inquiry_order: list[InquiryStep] = Field(
+        default_factory=list, description="The correct order of inquiry, if known."
+    )
+    expected_rounds: int | None = Field(None, ge=1, description="Expected number of rounds.")
+    truth: GroundTruth = Field(description="Ground truth, hidden from patient and examiner.")
+    images: list[ImageRef] = Field(default_factory=list, description="Clinical images.")
+    tags: list[str] = Field(default_factory=list, description="Free tags.")
+    notes: str | None = Field(None, description="Author's notes; never shown to any agent.")
+
+    def findings(self) -> list[tuple[str, tuple[str, ...], Item]]:
+        """Every examination and test item with its kind ('exam'/'test') and path."""
+        out: list[tuple[str, tuple[str, ...], Item]] = []
+        for kind, roots in (("exam", self.physical_exam), ("test", self.tests)):
+            for root in roots:
+                out.extend((kind, path, item) for path, item in root.walk())
+        return out

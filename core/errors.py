@@ -1,0 +1,45 @@
+"""The error hierarchy: every error a user can cause carries a one-line, user-facing message.
+
+The CLI and the app turn a `BedsideError` into that one line (never a traceback); anything
+else is a bug and is logged with its traceback.
+
+Must not import: textual, rich, litellm, or any other bedside package.
+"""
+
+from __future__ import annotations
+
+
+class BedsideError(Exception):
+    """Base of user-facing errors. `str(err)` is the one-line message."""
+
+    title = "Error"
+
+    def __init__(self, message: str, *, title: str | None = None) -> None:
+        super().__init__(message)
+        if title:
+            self.title = title
+
+
+class InputError(BedsideError):
+    """A file or value supplied by the user is malformed. The message names file/line/field."""
+
+    title = "Invalid input"
+
+    def __init__(self, message: str, *, path: str | None = None, line: int | None = None,
+                 field: str | None = None) -> None:
+        where = ":".join(str(p) for p in (path, line) if p is not None)
+        parts = [p for p in (where, f"field '{field}'" if field else None, message) if p]
+        super().__init__(": ".join(parts))
+        self.path, self.line, self.field, self.reason = path, line, field, message
+
+
+class NotFoundError(BedsideError):
+    """A named thing (case, study, run, rater) does not exist."""
+
+    title = "Not found"
+
+
+class ModelError(BedsideError):
+    """A model call failed after retries (rate limit, server error, timeout, bad reply)."""
+
+    title = "Model error"
