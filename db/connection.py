@@ -1,0 +1,50 @@
+"""Opening the store: the one place where migrations are applied and pragmas are set.
+
+Must not import: tui, textual, rich, litellm.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from sqlite_utils import Database
+
+from core.errors import InputError
+from db.migrations import migrations
+
+
+def bedside_home() -> Path:
+    """The bedside home directory: $BEDSIDE_HOME, else ~/.bedside."""
+    return Path(os.environ.get("BEDSIDE_HOME") or Path.home() / ".bedside")
+
+
+def default_db_path() -> Path:
+    """Default project database: <home>/bedside.db."""
+    return bedside_home() / "bedside.db"
+
+
+def open_db(path: Path | str | None = None, *, migrate: bool = True) -> Database:
+    """Open (creating if needed) a project database: WAL, foreign keys, busy timeout.
+
+    A `sqlite3` connection belongs to the thread that made it: open one per thread.
+    """
+    target = Path(path) if path is not None else default_db_path()
+    if str(target) != ":memory:":
+        target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        conn = sqlite3.connect(str(target), timeout=30, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("PRAGMA busy_timeout=30000")
+    except sqlite3.DatabaseError as err:
+        raise InputError(f"not a bedside database ({err})", path=str(target)) from None
+    db = Database(conn)
+    if migrate:
+        try:
+            migrations.apply(db)
+        except sqlite3.DatabaseError as err:
+            raise InputError(f"cannot migrate database ({err})", path=str(target)) from None
+    return db

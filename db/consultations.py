@@ -1,0 +1,193 @@
+"""Consultation repository and the recorder sink that commits every event as it happens.
+
+Must not import: tui, textual, rich, litellm.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlite_utils import Database
+
+from core.errors import NotFoundError
+from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted, Event,
+                         TestRequested, TokenDelta, TurnCompleted, TurnStarted)
+from core.transcript import (EndReason, FinalReport, Transcript, Turn, Usage, Verdict,
+                             utc_now)
+from db.jsoncol import dumps, loads
+
+DONE_STATUSES = ("finished", "failed")
+
+
+def agent_label(spec: Any) -> str | None:
+    """A short label for an agent spec from a config dict: model string or kind."""
+    if spec is None or isinstance(spec, str):
+        return spec
+    if isinstance(spec, dict):
+        return spec.get("label") or spec.get("model") or spec.get("kind")
+    return str(spec)
+
+
+def _turn_row(consultation_id: str, turn: Turn) -> dict[str, Any]:
+    return {
+        "consultation_id": consultation_id, "idx": turn.index, "role": str(turn.role),
+        "addressee": str(turn.addressee) if turn.addressee else None, "kind": turn.kind,
+        "doctor_turn": turn.doctor_turn, "content": turn.content, "tests": dumps(turn.tests),
+        "started_at": turn.started_at, "ended_at": turn.ended_at,
+        "latency_ms": turn.latency_ms, "prompt_tokens": turn.usage.prompt_tokens,
+        "completion_tokens": turn.usage.completion_tokens, "cost_usd": turn.usage.cost_usd,
+        "model": turn.model, "raw_request": dumps(turn.raw_request),
+        "raw_response": dumps(turn.raw_response), "meta": dumps(turn.meta or None),
+    }
+
+
+def _verdict_correct(verdicts: list[Verdict]) -> int | None:
+    # The deterministic matcher is the reference when present; else the first decided one.
+    ordered = sorted(verdicts, key=lambda v: v.moderator != "exact")
+    for v in ordered:
+        if v.correct is not None:
+            return int(v.correct)
+    return None
+
+
+class Recorder:
+    """An EventSink that writes each event to the store the moment it arrives."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    def emit(self, event: Event) -> None:
+        """Commit the event (token deltas are not stored: the completed turn is)."""
+        if isinstance(event, TokenDelta):
+            return
+        handler = getattr(self, f"_on_{event.type}", None)
+        with self.db.atomic():
+            if handler is not None:
+                handler(event)
+            self.db["events"].insert({
+                "consultation_id": event.consultation_id, "type": event.type, "at": event.at,
+                "data": event.model_dump_json(exclude={"consultation_id", "at", "type"}),
+            })
+
+    def _on_started(self, e: ConsultationStarted) -> None:
+        cfg = e.config
+        self.db["consultations"].upsert({
+            "id": e.consultation_id, "run_id": e.run_id, "case_id": e.case_id,
+            "config_key": cfg.get("config_key"), "doctor": agent_label(cfg.get("doctor")),
+            "patient": agent_label(cfg.get("patient")),
+            "examiner": agent_label(cfg.get("examiner")), "config": dumps(cfg),
+            "status": "running", "started_at": e.at, "origin": "engine",
+            "doctor_turns": 0, "tests_ordered": 0, "prompt_tokens": 0,
+            "completion_tokens": 0, "cost_usd": 0.0,
+        }, pk="id")
+
+    def _on_turn_started(self, e: TurnStarted) -> None:
+        pass
+
+    def _on_turn_completed(self, e: TurnCompleted) -> None:
+        turn = e.turn
+        self.db["turns"].upsert(_turn_row(e.consultation_id, turn), pk=("consultation_id", "idx"))
+        self.db.execute(
+            "UPDATE consultations SET prompt_tokens = prompt_tokens + ?, completion_tokens ="
+            " completion_tokens + ?, cost_usd = cost_usd + ?, doctor_turns = max(doctor_turns,"
+            " coalesce(?, 0)) WHERE id = ?",
+            [turn.usage.prompt_tokens, turn.usage.completion_tokens, turn.usage.cost_usd,
+             turn.doctor_turn, e.consultation_id],
+        )
+
+    def _on_test_requested(self, e: TestRequested) -> None:
+        self.db.execute("UPDATE consultations SET tests_ordered = tests_ordered + ? WHERE id = ?",
+                        [len(e.tests), e.consultation_id])
+
+    def _on_finished(self, e: ConsultationFinished) -> None:
+        self.db["consultations"].update(e.consultation_id, {
+            "status": "finished", "end_reason": str(e.end_reason), "diagnosis": e.diagnosis,
+            "verdicts": dumps([v.model_dump() for v in e.verdicts]),
+            "correct": _verdict_correct(e.verdicts),
+            "report": dumps(e.report.model_dump() if e.report else None),
+            "doctor_turns": e.doctor_turns, "ended_at": e.at,
+        })
+
+    def _on_failed(self, e: ConsultationFailed) -> None:
+        status = "cancelled" if e.end_reason == EndReason.CANCELLED else "failed"
+        self.db["consultations"].update(e.consultation_id, {
+            "status": status, "end_reason": str(e.end_reason), "error": e.reason,
+            "doctor_turns": e.doctor_turns, "ended_at": e.at,
+        })
+
+
+def save_transcript(db: Database, t: Transcript, *, consultation_id: str,
+                    run_id: str | None = None, origin: str = "imported") -> str:
+    """Store a finished transcript (imported dialogues) in one transaction."""
+    tokens = sum(x.usage.prompt_tokens for x in t.turns), sum(x.usage.completion_tokens for x in t.turns)
+    with db.atomic():
+        db["consultations"].upsert({
+            "id": consultation_id, "run_id": run_id, "case_id": t.case_id, "config_key": origin,
+            "doctor": t.doctor, "status": "finished",
+            "end_reason": str(t.end_reason or EndReason.IMPORTED), "diagnosis": t.diagnosis,
+            "verdicts": dumps([v.model_dump() for v in t.verdicts]),
+            "correct": _verdict_correct(t.verdicts),
+            "report": dumps(t.report.model_dump() if t.report else None),
+            "doctor_turns": max((x.doctor_turn or 0 for x in t.turns), default=0),
+            "tests_ordered": sum(len(x.tests) for x in t.turns if x.kind == "test_request"),
+            "prompt_tokens": tokens[0], "completion_tokens": tokens[1],
+            "cost_usd": sum(x.usage.cost_usd for x in t.turns), "started_at": utc_now(),
+            "ended_at": utc_now(), "origin": origin, "meta": dumps(t.meta or None),
+        }, pk="id")
+        db["turns"].delete_where("consultation_id = ?", [consultation_id])
+        db["turns"].insert_all([_turn_row(consultation_id, x) for x in t.turns])
+    return consultation_id
+
+
+def _row_to_turn(r: dict[str, Any]) -> Turn:
+    return Turn(
+        index=r["idx"], role=r["role"], addressee=r["addressee"], kind=r["kind"] or "message",
+        doctor_turn=r["doctor_turn"], content=r["content"] or "", tests=loads(r["tests"], []),
+        started_at=r["started_at"], ended_at=r["ended_at"], latency_ms=r["latency_ms"],
+        usage=Usage(prompt_tokens=r["prompt_tokens"] or 0,
+                    completion_tokens=r["completion_tokens"] or 0, cost_usd=r["cost_usd"] or 0),
+        model=r["model"], raw_request=loads(r["raw_request"]),
+        raw_response=loads(r["raw_response"]), meta=loads(r["meta"], {}),
+    )
+
+
+def get_consultation(db: Database, consultation_id: str) -> dict[str, Any]:
+    """The consultation row, JSON columns parsed."""
+    rows = list(db["consultations"].rows_where("id = ?", [consultation_id]))
+    if not rows:
+        raise NotFoundError(f"no consultation with id '{consultation_id}'")
+    row = rows[0]
+    for col in ("config", "verdicts", "report", "meta"):
+        row[col] = loads(row[col])
+    return row
+
+
+def get_transcript(db: Database, consultation_id: str) -> Transcript:
+    """Rebuild a Transcript from the store."""
+    row = get_consultation(db, consultation_id)
+    turns = [_row_to_turn(r) for r in
+             db["turns"].rows_where("consultation_id = ?", [consultation_id], order_by="idx")]
+    return Transcript(
+        case_id=row["case_id"], turns=turns, diagnosis=row["diagnosis"],
+        end_reason=row["end_reason"], doctor=row["doctor"],
+        verdicts=[Verdict.model_validate(v) for v in row["verdicts"] or []],
+        report=FinalReport.model_validate(row["report"]) if row["report"] else None,
+        meta=row["meta"] or {},
+    )
+
+
+def done_keys(db: Database, run_id: str) -> set[tuple[str, str]]:
+    """(case_id, config_key) pairs of a run that finished or failed (not to be redone)."""
+    rows = db.execute(
+        "SELECT case_id, config_key FROM consultations WHERE run_id = ? AND status IN (?, ?)",
+        [run_id, *DONE_STATUSES]).fetchall()
+    return {(a, b) for a, b in rows}
+
+
+def abandon_interrupted(db: Database, run_id: str) -> int:
+    """Mark a run's consultations left 'running' by a killed process as abandoned."""
+    cur = db.execute(
+        "UPDATE consultations SET status = 'abandoned', end_reason = 'error', error ="
+        " 'interrupted (process ended before the consultation finished)' WHERE run_id = ?"
+        " AND status = 'running'", [run_id])
+    return cur.rowcount

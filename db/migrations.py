@@ -1,0 +1,112 @@
+"""Schema migrations: append-only functions, applied in one place (`db.connection.open_db`).
+
+Never edit a migration that has shipped; add a new one. Each runs in its own transaction.
+
+Must not import: tui, textual, rich, litellm.
+"""
+
+from __future__ import annotations
+
+from sqlite_utils import Database, Migrations
+
+migrations = Migrations("bedside")
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    """Cases, runs, consultations, turns, events."""
+    db["cases"].create(
+        {"id": str, "title": str, "specialty": str, "language": str, "source": str,
+         "licence": str, "data": str, "content_hash": str, "added_at": str},
+        pk="id",
+    )
+    db["runs"].create(
+        {"id": str, "name": str, "created_at": str, "finished_at": str, "status": str,
+         "config": str, "provenance": str},
+        pk="id",
+    )
+    db["consultations"].create(
+        {"id": str, "run_id": str, "case_id": str, "config_key": str, "doctor": str,
+         "patient": str, "examiner": str, "config": str, "status": str, "end_reason": str,
+         "diagnosis": str, "correct": int, "verdicts": str, "report": str,
+         "doctor_turns": int, "tests_ordered": int, "prompt_tokens": int,
+         "completion_tokens": int, "cost_usd": float, "started_at": str, "ended_at": str,
+         "error": str, "origin": str, "meta": str},
+        pk="id",
+        foreign_keys=[("run_id", "runs", "id"), ("case_id", "cases", "id")],
+    )
+    db["consultations"].create_index(["run_id", "case_id", "config_key"])
+    db["consultations"].create_index(["status"])
+    db["turns"].create(
+        {"consultation_id": str, "idx": int, "role": str, "addressee": str, "kind": str,
+         "doctor_turn": int, "content": str, "tests": str, "started_at": str,
+         "ended_at": str, "latency_ms": float, "prompt_tokens": int,
+         "completion_tokens": int, "cost_usd": float, "model": str, "raw_request": str,
+         "raw_response": str, "meta": str},
+        pk=("consultation_id", "idx"),
+        foreign_keys=[("consultation_id", "consultations", "id")],
+    )
+    db["events"].create(
+        {"id": int, "consultation_id": str, "type": str, "at": str, "data": str},
+        pk="id",
+        foreign_keys=[("consultation_id", "consultations", "id")],
+    )
+    db["events"].create_index(["consultation_id"])
+
+
+@migrations()
+def m002_annotation(db: Database) -> None:
+    """Raters, studies, assignments, ratings with history, judge calls."""
+    db["raters"].create(
+        {"id": str, "name": str, "kind": str, "model": str, "params": str,
+         "prompt_hash": str, "created_at": str},
+        pk="id",
+    )
+    db["raters"].create_index(["name"], unique=True)
+    db["studies"].create(
+        {"id": str, "name": str, "definition": str, "created_at": str}, pk="id"
+    )
+    db["studies"].create_index(["name"], unique=True)
+    db["assignments"].create(
+        {"id": str, "study_id": str, "rater_id": str, "consultation_id": str,
+         "position": int, "calibration": int, "status": str, "skip_reason": str,
+         "updated_at": str},
+        pk="id",
+        foreign_keys=[("study_id", "studies", "id"), ("rater_id", "raters", "id"),
+                      ("consultation_id", "consultations", "id")],
+    )
+    db["assignments"].create_index(["study_id", "rater_id", "consultation_id"], unique=True)
+    db["ratings"].create(
+        {"id": str, "assignment_id": str, "study_id": str, "rater_id": str,
+         "consultation_id": str, "item": str, "turn_idx": int, "value": str,
+         "comment": str, "created_at": str, "updated_at": str},
+        pk="id",
+        not_null={"turn_idx"},
+        defaults={"turn_idx": -1},
+        foreign_keys=[("assignment_id", "assignments", "id")],
+    )
+    db["ratings"].create_index(["assignment_id", "item", "turn_idx"], unique=True)
+    db["ratings"].create_index(["study_id", "item"])
+    db["rating_history"].create(
+        {"id": int, "rating_id": str, "action": str, "value": str, "comment": str,
+         "at": str},
+        pk="id",
+    )
+    db["rating_history"].create_index(["rating_id"])
+    db["judge_calls"].create(
+        {"id": str, "study_id": str, "rater_id": str, "consultation_id": str,
+         "status": str, "attempts": int, "raw_response": str, "error": str,
+         "prompt_hash": str, "params": str, "created_at": str},
+        pk="id",
+    )
+
+
+@migrations()
+def m003_metrics(db: Database) -> None:
+    """Per-consultation metrics (one row per metric name)."""
+    db["metrics"].create(
+        {"consultation_id": str, "name": str, "value": float, "detail": str,
+         "computed_at": str},
+        pk=("consultation_id", "name"),
+        foreign_keys=[("consultation_id", "consultations", "id")],
+    )

@@ -1,0 +1,98 @@
+"""The `bedside` command line: parses arguments and dispatches to command modules.
+
+Errors a user can cause (`core.errors.BedsideError`) become one line on stderr and exit
+status 2; nothing else is caught here, so bugs keep their traceback. Heavy imports
+(textual, litellm) happen only inside the commands that need them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from core.errors import BedsideError
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def _add_db(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", metavar="PATH",
+                   help="project database (default: $BEDSIDE_HOME/bedside.db, ~/.bedside)")
+
+
+def _cases_parser(sub: argparse._SubParsersAction) -> None:
+    from tui import cmd_cases
+
+    cases = sub.add_parser("cases", help="list, validate and import cases")
+    csub = cases.add_subparsers(dest="cases_command", required=True, metavar="ACTION")
+    p = csub.add_parser("list", help="list the bundled library and imported cases")
+    p.add_argument("--json", action="store_true", help="print JSON")
+    _add_db(p)
+    p.set_defaults(func=cmd_cases.list_cases)
+    p = csub.add_parser("validate", help="check case files; report every problem")
+    p.add_argument("path", help="a case file or a folder of them")
+    p.set_defaults(func=cmd_cases.validate)
+    p = csub.add_parser("import", help="import cases/transcripts from a peer benchmark")
+    p.add_argument("format", help="agentclinic, agentclinic-nejm, aihospital, "
+                   "aihospital-dialog, rjua")
+    p.add_argument("path", help="the file to import")
+    _add_db(p)
+    p.set_defaults(func=cmd_cases.import_cases)
+    p = csub.add_parser("show", help="print one case as YAML (includes the ground truth)")
+    p.add_argument("case_id")
+    _add_db(p)
+    p.set_defaults(func=cmd_cases.show)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser (also used by the docs test)."""
+    parser = argparse.ArgumentParser(
+        prog="bedside",
+        description="A terminal workbench for interactive clinical-consultation benchmarks. "
+        "With no command, opens the app.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _cases_parser(sub)
+    for register in _extra_registrars():
+        register(sub, _add_db)
+    return parser
+
+
+def _extra_registrars() -> list[Callable[..., None]]:
+    """Parsers of the other command groups (each module registers its own)."""
+    import importlib
+
+    out = []
+    for name in ("tui.cmd_run", "tui.cmd_study", "tui.cmd_analysis", "tui.cmd_app"):
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise
+            continue
+        out.append(module.register)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `bedside` command."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    func: Command | None = getattr(args, "func", None)
+    if func is None:
+        from tui import cmd_app
+
+        func = cmd_app.open_app
+    try:
+        return func(args)
+    except BedsideError as err:
+        print(f"bedside: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("bedside: interrupted; everything completed so far is saved", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
