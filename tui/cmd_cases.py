@@ -75,15 +75,15 @@ def validate(args: argparse.Namespace) -> int:
 
 def import_cases(args: argparse.Namespace) -> int:
     """Import a peer benchmark file into the database."""
+    path = Path(args.path)
+    if not path.is_file():
+        raise InputError("no such file", path=str(path))
     from core.ids import new_id
     from core.importers import import_file
     from db.cases import save_cases
     from db.connection import open_db
     from db.consultations import save_transcript
 
-    path = Path(args.path)
-    if not path.is_file():
-        raise InputError("no such file", path=str(path))
     result = import_file(args.format, path)
     db = open_db(args.db)
     save_cases(db, result.cases)
