@@ -16,8 +16,9 @@ from core.errors import BedsideError
 Command = Callable[[argparse.Namespace], int]
 
 
-def _add_db(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--db", metavar="PATH",
+def _add_db(p: argparse.ArgumentParser, *, top: bool = False) -> None:
+    # Subcommands suppress their default so `bedside --db X cases list` keeps X.
+    p.add_argument("--db", metavar="PATH", default=None if top else argparse.SUPPRESS,
                    help="project database (default: $BEDSIDE_HOME/bedside.db, ~/.bedside)")
 
 
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="A terminal workbench for interactive clinical-consultation benchmarks. "
         "With no command, opens the app.",
     )
+    _add_db(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     _cases_parser(sub)
     for register in _extra_registrars():

@@ -1,0 +1,216 @@
+"""The bedside Textual app: owns the database connection, the case library and live runs.
+
+Screens are pushed on top of the home screen. Long-running work (batches, played
+consultations) runs as workers on the App, never on a screen, so it keeps going when the
+user switches screens. Heavy modules (the engine, litellm) are imported only when a
+consultation starts, to keep start-up under a second.
+
+Must not import at module level: core.engine, core.llm, core.batch, litellm.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from core.errors import BedsideError
+from tui.screens.home import HomeScreen
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from core.case import Case
+
+    from tui.screens.live_model import LiveRegistry
+    from tui.screens.forms import PlaySetup
+    from tui.screens.forms_batch import BatchRequest
+
+
+class BedsideApp(App[None]):
+    """The terminal workbench."""
+
+    TITLE = "bedside"
+    SUB_TITLE = "clinical consultation workbench"
+    CSS_PATH = "bedside.tcss"
+    BINDINGS = [
+        Binding("f1", "help", "Help"),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+q", "quit", "Quit"),
+    ]
+
+    def __init__(self, db_path: Path | str | None = None, *, doctor_name: str | None = None,
+                 first_paint_hook: Any = None) -> None:
+        super().__init__()
+        self._db_path = Path(db_path) if db_path else None
+        self.doctor_name = doctor_name or os.environ.get("BEDSIDE_DOCTOR") or ""
+        self._db: Database | None = None
+        self._bundled: list[Case] | None = None
+        self._live: LiveRegistry | None = None
+        self._first_paint_hook = first_paint_hook
+        #: Monotonic clock for elapsed times; tests and snapshots replace it to freeze time.
+        self.clock: Any = time.monotonic
+
+    # -- shared state -------------------------------------------------------------------
+    @property
+    def db_path(self) -> Path:
+        """The --db path, else `db.connection.default_db_path()` (imported lazily)."""
+        if self._db_path is None:
+            from db.connection import default_db_path
+
+            self._db_path = default_db_path()
+        return self._db_path
+
+    async def preload(self) -> None:
+        """Import the store and case modules in a thread while the first screen paints."""
+        def heavy() -> None:
+            import core.caseio  # noqa: F401  (pydantic models, yaml)
+            import db.connection  # noqa: F401  (sqlite_utils)
+            import db.consultations  # noqa: F401
+
+        await asyncio.to_thread(heavy)
+
+    @property
+    def db(self) -> Database:
+        """The project database, opened (and migrated) on first use, on the app's thread."""
+        if self._db is None:
+            from db.connection import open_db
+
+            self._db = open_db(self.db_path)
+        return self._db
+
+    async def library(self) -> list[Case]:
+        """Bundled plus stored cases; the bundled YAML is parsed in a thread, once."""
+        if self._bundled is None:
+            from core.caseio import load_bundled_cases
+
+            self._bundled = await asyncio.to_thread(load_bundled_cases)
+        from tui.screens.queries import library
+
+        return library(self.db, self._bundled)
+
+    @property
+    def live(self) -> LiveRegistry:
+        """The registry of consultations started in this app (an event sink)."""
+        if self._live is None:
+            from tui.screens.live_model import LiveRegistry
+
+            self._live = LiveRegistry()
+        return self._live
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def on_mount(self) -> None:
+        """Show the home screen."""
+        self.push_screen(HomeScreen())
+        if self._first_paint_hook is not None:
+            self.call_after_refresh(self._first_paint_hook, self)
+
+    def show_error(self, err: BaseException) -> None:
+        """The one place where errors become a message; user errors are one line."""
+        if isinstance(err, BedsideError):
+            self.notify(str(err), title=err.title, severity="error", markup=False)
+        else:
+            self.log.error(repr(err))
+            self.notify(f"{type(err).__name__}: {err}", title="Unexpected error",
+                        severity="error", markup=False, timeout=10)
+
+    # -- navigation ---------------------------------------------------------------------
+    def action_help(self) -> None:
+        """Show the keys of the current screen."""
+        from tui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        keys = [(b.key_display or self.get_key_display(b), b.description)
+                for (_, b, enabled, _) in self.screen.active_bindings.values()
+                if b.description and enabled]
+        self.push_screen(HelpScreen(keys))
+
+    def open_transcript(self, consultation_id: str) -> None:
+        """Show a stored consultation."""
+        from tui.screens.transcript import TranscriptScreen
+
+        self.push_screen(TranscriptScreen(consultation_id))
+
+    def ask_play(self, case_id: str | None) -> None:
+        """Ask for the physician's name and budget, then start playing `case_id`.
+
+        `case_id=None` means the next case this physician has not seen, identity hidden.
+        """
+        from tui.screens.forms import PlaySetupScreen
+
+        def start(setup: PlaySetup | None) -> None:
+            if setup is not None:
+                self.doctor_name = setup.name
+                self.run_worker(self.start_play(setup), group="play", exit_on_error=False)
+
+        self.push_screen(PlaySetupScreen(case_id, self.doctor_name), start)
+
+    async def start_play(self, setup: PlaySetup) -> None:
+        """Resolve the case (next unseen if none chosen) and push the play screen."""
+        from tui.screens.play import PlayScreen
+        from tui.screens.queries import seen_case_ids
+
+        cases = await self.library()
+        if setup.case_id is None:
+            seen = seen_case_ids(self.db, f"human:{setup.name}")
+            unseen = [c for c in cases if c.id not in seen]
+            if not unseen:
+                self.notify("You have played every case in the library.", severity="warning")
+                return
+            case, hidden = unseen[0], True
+        else:
+            found = [c for c in cases if c.id == setup.case_id]
+            if not found:
+                self.notify("That case is no longer in the library.", severity="error")
+                return
+            case, hidden = found[0], False
+        await self.push_screen(PlayScreen(case, setup, hidden=hidden))
+
+    def open_live(self, run_id: str | None = None) -> None:
+        """Show live runs (attached to `run_id` from the database, if given)."""
+        from tui.screens.live import LiveScreen
+
+        self.push_screen(LiveScreen(run_id=run_id))
+
+    def start_batch(self, req: BatchRequest) -> None:
+        """Start a batch as a worker on the App (it outlives every screen)."""
+        self.run_worker(self._batch(req), group="runs", exit_on_error=False,
+                        name="in-app batch")
+
+    async def _batch(self, req: BatchRequest) -> None:
+        from core.selection import select_cases
+        from tui.screens.engine_bridge import run_batch_in_app
+
+        try:
+            cases = select_cases(await self.library(), req.cases or None, req.limit)
+            run_id = await run_batch_in_app(self, cases, req.models, req.concurrency)
+        except Exception as err:
+            self.show_error(err)
+            return
+        self.notify(f"Batch {run_id} done.")
+
+    def open_study(self, study_id: str) -> None:
+        """Open the rating screen of a study (tui.rating, written separately).
+
+        HOOK: tui.rating is owned by another engineer; until it offers `open_study(app,
+        study_id)` (or `RatingScreen(study_id)`), the user is told it is not available.
+        """
+        try:
+            import tui.rating as rating
+        except ModuleNotFoundError:
+            self.notify("Rating is not available in this build yet.", severity="warning")
+            return
+        opener = getattr(rating, "open_study", None)
+        screen_cls = getattr(rating, "RatingScreen", None)
+        if opener is not None:
+            opener(self, study_id)
+        elif screen_cls is not None:
+            self.push_screen(screen_cls(study_id))
+        else:
+            self.notify("Rating screen has no entry point yet.", severity="warning")

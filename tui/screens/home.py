@@ -1,0 +1,204 @@
+"""Home / browse: the case library (with filters), consultations, runs, studies, baseline.
+
+Screens read through `tui.screens.queries` and db functions; widgets get data as attributes.
+
+Must not import: core.engine, litellm (they load only when a consultation starts).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import (DataTable, Footer, Header, Input, Select, Static, TabbedContent,
+                             TabPane)
+
+from tui.screens import queries
+from tui.widgets.tables import fill, selected_key
+
+if TYPE_CHECKING:
+    from core.case import Case
+    from tui.app import BedsideApp
+
+FILTERS = ("specialty", "language", "source")
+
+
+def _verdict(correct: int | None) -> Text:
+    return {1: Text("correct", style="green"), 0: Text("wrong", style="red")}.get(
+        correct, Text("—", style="dim"))  # type: ignore[arg-type]
+
+
+class HomeScreen(Screen[None]):
+    """Tabs: Cases, Consultations, Runs, Studies, Baseline."""
+
+    BINDINGS = [
+        Binding("p", "play", "Play case"),
+        Binding("n", "next_unseen", "Next unseen"),
+        Binding("w", "live", "Watch runs"),
+        Binding("f5", "refresh", "Refresh"),
+        Binding("1", "tab('cases')", "Cases", show=False),
+        Binding("2", "tab('consultations')", "Consultations", show=False),
+        Binding("3", "tab('runs')", "Runs", show=False),
+        Binding("4", "tab('studies')", "Studies", show=False),
+        Binding("5", "tab('baseline')", "Baseline", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cases: list[Case] = []
+        self.shown_cases: list[Case] = []
+        self.loaded = False
+
+    @property
+    def bedside(self) -> BedsideApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def compose(self) -> ComposeResult:
+        """Header, the five tabs, footer with key hints."""
+        yield Header()
+        with TabbedContent(id="tabs"):
+            with TabPane("Cases", id="cases"):
+                with Vertical():
+                    with Horizontal(id="case-filters"):
+                        for name in FILTERS:
+                            yield Select[str]([], prompt=f"any {name}", id=f"filter-{name}",
+                                              compact=True)
+                        yield Input(placeholder="search title or id", id="filter-text")
+                    yield DataTable(id="cases-table", cursor_type="row", zebra_stripes=True)
+                    yield Static(Text("Enter or p: play this case as doctor · n: next case "
+                                      "you have not seen (identity hidden)"), classes="hint")
+            with TabPane("Consultations", id="consultations"):
+                yield DataTable(id="consultations-table", cursor_type="row", zebra_stripes=True)
+            with TabPane("Runs", id="runs"):
+                yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Enter: watch this run · w: live runs (start a batch there)"),
+                             classes="hint")
+            with TabPane("Studies", id="studies"):
+                yield DataTable(id="studies-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Enter: rate this study"), classes="hint")
+            with TabPane("Baseline", id="baseline"):
+                yield DataTable(id="baseline-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Finished consultations per doctor; physicians are "
+                                  "human:NAME. CI: Wilson 95 %."), classes="hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Paint at once; the store and the library load right after, off the event loop."""
+        self.load_cases()
+
+    def on_screen_resume(self) -> None:
+        """Coming back from a consultation: show what changed."""
+        if self.loaded:
+            self.refresh_db_tables()
+
+    @work(exclusive=True, group="load-cases")
+    async def load_cases(self) -> None:
+        """Load the store and the library, then fill every tab."""
+        await self.bedside.preload()
+        self.refresh_db_tables()
+        self.loaded = True
+        self.cases = await self.bedside.library()
+        for name in FILTERS:
+            values = sorted({getattr(c, name) for c in self.cases})
+            self.query_one(f"#filter-{name}", Select).set_options(
+                [(Text(v), v) for v in values])
+        self.apply_filters()
+
+    def apply_filters(self) -> None:
+        """Show only the cases that match every chosen filter and the search text."""
+        chosen = {}
+        for name in FILTERS:
+            value = self.query_one(f"#filter-{name}", Select).value
+            if isinstance(value, str):
+                chosen[name] = value
+        text = self.query_one("#filter-text", Input).value.strip().lower()
+        self.shown_cases = [
+            c for c in self.cases
+            if all(getattr(c, k) == v for k, v in chosen.items())
+            and (not text or text in c.id.lower() or text in c.title.lower())]
+        fill(self.query_one("#cases-table", DataTable),
+             ("ID", "Title", "Specialty", "Lang", "Source"),
+             ((c.id, (c.id, c.title, c.specialty, c.language, c.source))
+              for c in self.shown_cases))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A filter changed."""
+        self.apply_filters()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The search text changed."""
+        if event.input.id == "filter-text":
+            self.apply_filters()
+
+    def refresh_db_tables(self) -> None:
+        """Re-read consultations, runs, studies and the baseline."""
+        db = self.bedside.db
+        fill(self.query_one("#consultations-table", DataTable),
+             ("Case", "Doctor", "Status", "Verdict", "Turns", "Tests", "Cost $", "Started"),
+             ((r["id"], (r["case_id"], r["doctor"], r["status"], _verdict(r["correct"]),
+                         r["doctor_turns"], r["tests_ordered"], r["cost_usd"],
+                         (r["started_at"] or "")[:16].replace("T", " ")))
+              for r in queries.consultation_rows(db)))
+        fill(self.query_one("#runs-table", DataTable),
+             ("Run", "Created", "Status", "Consultations", "Finished", "Failed", "Running"),
+             ((r["id"], (r["name"], (r["created_at"] or "")[:16].replace("T", " "),
+                         r["status"], r["consultations"], r["finished"] or 0,
+                         r["failed"] or 0, r["running"] or 0))
+              for r in queries.run_rows(db)))
+        fill(self.query_one("#studies-table", DataTable),
+             ("Study", "Created", "Assignments", "Done"),
+             ((r["id"], (r["name"], (r["created_at"] or "")[:10], r["assignments"],
+                         r["done"] or 0)) for r in queries.study_rows(db)))
+        fill(self.query_one("#baseline-table", DataTable),
+             ("Doctor", "N", "Correct", "Accuracy", "95 % CI", "Turns", "Tests", "Minutes"),
+             ((b.doctor, (b.doctor, b.n, b.correct, f"{b.accuracy:.0%}",
+                          f"{b.ci_low:.0%}–{b.ci_high:.0%}", b.mean_turns, b.mean_tests,
+                          b.mean_minutes))
+              for b in sorted(queries.baseline(db, humans_only=False),
+                              key=lambda b: (not b.doctor.startswith("human:"), b.doctor))))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a double click) on a row opens it."""
+        key = event.row_key.value
+        table_id = event.data_table.id
+        if key is None:
+            return
+        if table_id == "cases-table":
+            self.bedside.ask_play(key)
+        elif table_id == "consultations-table":
+            self.bedside.open_transcript(key)
+        elif table_id == "runs-table":
+            self.bedside.open_live(run_id=key)
+        elif table_id == "studies-table":
+            self.bedside.open_study(key)
+
+    def action_play(self) -> None:
+        """Play the selected case."""
+        key = selected_key(self.query_one("#cases-table", DataTable))
+        if key is None:
+            self.notify("Choose a case in the Cases tab first.", severity="warning")
+            return
+        self.bedside.ask_play(key)
+
+    def action_next_unseen(self) -> None:
+        """Play the next case this physician has not seen, identity hidden."""
+        self.bedside.ask_play(None)
+
+    def action_live(self) -> None:
+        """Open the live runs screen."""
+        self.bedside.open_live(run_id=None)
+
+    def action_refresh(self) -> None:
+        """Re-read everything."""
+        self.refresh_db_tables()
+        self.load_cases()
+
+    def action_tab(self, tab: str) -> None:
+        """Switch tab by number key."""
+        self.query_one(TabbedContent).active = tab
