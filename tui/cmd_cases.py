@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from core.caseio import bundled_cases_dir, dump_case, iter_case_files, load_bundled_cases, \
@@ -92,7 +93,7 @@ def import_cases(args: argparse.Namespace) -> int:
             save_cases(db, [_placeholder_case(t.case_id)])
         save_transcript(db, t, consultation_id=new_id("imp-"), origin=f"import:{args.format}")
     for w in result.warnings:
-        print(f"warning: {w}")
+        print(f"warning: {w}", file=sys.stderr)
     print(f"imported {len(result.cases)} cases and {len(result.transcripts)} transcripts "
           f"from {path}")
     return 0

@@ -1,0 +1,51 @@
+"""Importers from the peer benchmarks' own file formats into our Case and Transcript models.
+
+`import_file(fmt, path)` is the one entry point; `FORMATS` names and describes the formats.
+Every problem with the input is a one-line `InputError` naming file, line and field.
+
+Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from core.errors import InputError
+from core.importers.agentclinic import import_agentclinic
+from core.importers.agentclinic_nejm import import_agentclinic_nejm
+from core.importers.aihospital import import_aihospital
+from core.importers.aihospital_dialog import import_aihospital_dialog
+from core.importers.base import ImportResult
+from core.importers.rjua import import_rjua
+
+FORMATS: dict[str, str] = {
+    "agentclinic": "AgentClinic OSCE JSONL (MedQA / MedQA-extended), one case per line",
+    "agentclinic-nejm": "AgentClinic NEJM image-challenge JSONL, one case per line",
+    "aihospital": "AI Hospital / MVME patient records (JSON list or JSONL, Chinese or English)",
+    "aihospital-dialog": "AI Hospital dialogue histories (JSONL) as imported transcripts",
+    "rjua": "RJUA-SPs standardized-patient CSV, one patient per file",
+}
+
+_IMPORTERS: dict[str, Callable[[Path], ImportResult]] = {
+    "agentclinic": import_agentclinic,
+    "agentclinic-nejm": import_agentclinic_nejm,
+    "aihospital": import_aihospital,
+    "aihospital-dialog": import_aihospital_dialog,
+    "rjua": import_rjua,
+}
+
+
+def import_file(fmt: str, path: Path) -> ImportResult:
+    """Import one file in a peer format; InputError on an unknown format or bad input."""
+    importer = _IMPORTERS.get(fmt)
+    if importer is None:
+        raise InputError(f"unknown format '{fmt}' (formats: {', '.join(FORMATS)})",
+                         field="format")
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("no such file", path=str(path))
+    return importer(path)
+
+
+__all__ = ["FORMATS", "ImportResult", "import_file"]
