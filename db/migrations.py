@@ -110,3 +110,21 @@ def m003_metrics(db: Database) -> None:
         pk=("consultation_id", "name"),
         foreign_keys=[("consultation_id", "consultations", "id")],
     )
+
+
+@migrations()
+def m004_rating_saves(db: Database) -> None:
+    """Rating saves (one per Enter / skip), so a rater can undo the last one.
+
+    Each history row now names its save and the value it replaced.
+    """
+    db["rating_saves"].create(
+        {"id": str, "study_id": str, "rater_id": str, "assignment_id": str, "kind": str,
+         "prev_status": str, "prev_skip_reason": str, "at": str, "undone_at": str},
+        pk="id",
+        foreign_keys=[("assignment_id", "assignments", "id")],
+    )
+    db["rating_saves"].create_index(["study_id", "rater_id", "at"])
+    db["rating_history"].add_column("save_id", str)
+    db["rating_history"].add_column("prev_value", str)
+    db["rating_history"].add_column("prev_comment", str)

@@ -47,3 +47,4 @@ def list_runs(db: Database) -> list[dict[str, Any]]:
         " sum(c.status = 'finished') AS finished, sum(c.status = 'failed') AS failed,"
         " sum(c.status = 'running') AS running FROM runs r LEFT JOIN consultations c"
         " ON c.run_id = r.id GROUP BY r.id ORDER BY r.created_at DESC"))
+

@@ -8,7 +8,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Select, TabbedContent
 
-from test_app_support import HOSTILE, seed
+from tests.app_support import HOSTILE, seed
 from tui.app import BedsideApp
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
@@ -20,7 +20,7 @@ SIZES = [(80, 24), (200, 60)]
 
 
 async def _home(pilot) -> HomeScreen:
-    for _ in range(20):
+    for _ in range(200):  # up to 10 s on a loaded machine
         await pilot.pause(0.05)
         screen = pilot.app.screen
         if isinstance(screen, HomeScreen) and screen.cases:

@@ -8,7 +8,7 @@ import pytest
 from textual.widgets import DataTable, Input
 
 import tui.screens.engine_bridge as bridge
-from test_app_support import fake_model_config, fake_model_engine, seed
+from tests.app_support import fake_model_config, fake_model_engine, seed
 from tui.app import BedsideApp
 from tui.screens.forms_batch import BatchRequest, StartBatchScreen, parse_batch
 from tui.screens.home import HomeScreen

@@ -12,7 +12,7 @@ import pytest
 from textual.widgets import Input
 
 import tui.screens.engine_bridge as bridge
-from test_app_support import fake_config, fake_engine, seed
+from tests.app_support import fake_config, fake_engine, seed
 from tui.app import BedsideApp
 from tui.screens.forms import DiagnosisScreen, PlaySetupScreen
 from tui.screens.home import HomeScreen
@@ -26,7 +26,7 @@ def _fake_engine(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(bridge, "human_config", fake_config)
 
 
-async def _wait(pilot, predicate, tries: int = 40) -> None:
+async def _wait(pilot, predicate, tries: int = 200) -> None:
     for _ in range(tries):
         if predicate():
             return

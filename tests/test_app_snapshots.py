@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import DataTable, Input
 
 import tui.screens.engine_bridge as bridge
-from test_app_support import fake_config, fake_engine, seed
+from tests.app_support import fake_config, fake_engine, seed
 from tui.app import BedsideApp
 from tui.screens.home import HomeScreen
 from tui.screens.play import PlayScreen
@@ -34,7 +34,7 @@ def _app(tmp_path: Path) -> BedsideApp:
 
 async def _settle(pilot) -> None:
     app = pilot.app
-    for _ in range(40):
+    for _ in range(200):
         if isinstance(app.screen, HomeScreen) and app.screen.cases:
             break
         await pilot.pause(0.05)
@@ -76,14 +76,14 @@ def test_play_120x40(snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPat
         await pilot.press("p")
         await pilot.pause(0.1)
         await pilot.click("#setup-start")
-        for _ in range(40):
+        for _ in range(200):
             if isinstance(pilot.app.screen, PlayScreen) and pilot.app.screen.waiting:
                 break
             await pilot.pause(0.05)
         play = pilot.app.screen
         play.query_one("#ask", Input).value = "Where does it hurt?"
         await pilot.press("enter")
-        for _ in range(40):
+        for _ in range(200):
             if play.turns_used == 1 and play.waiting:
                 break
             await pilot.pause(0.05)

@@ -37,7 +37,10 @@ EXPECTED_COLUMNS = {
                     "calibration", "status", "skip_reason", "updated_at"},
     "ratings": {"id", "assignment_id", "study_id", "rater_id", "consultation_id", "item",
                 "turn_idx", "value", "comment", "created_at", "updated_at"},
-    "rating_history": {"id", "rating_id", "action", "value", "comment", "at"},
+    "rating_history": {"id", "rating_id", "action", "value", "comment", "at", "save_id",
+                       "prev_value", "prev_comment"},
+    "rating_saves": {"id", "study_id", "rater_id", "assignment_id", "kind", "prev_status",
+                     "prev_skip_reason", "at", "undone_at"},
     "judge_calls": {"id", "study_id", "rater_id", "consultation_id", "status", "attempts",
                     "raw_response", "error", "prompt_hash", "params", "created_at"},
     "metrics": {"consultation_id", "name", "value", "detail", "computed_at"},
@@ -69,7 +72,8 @@ def test_older_schema_is_migrated_forward_keeping_data(tmp_path) -> None:
     assert "ratings" in db.table_names() and "metrics" in db.table_names()
     assert db["cases"].count == saved
     applied = [m.name for m in migrations.applied(db)]
-    assert applied == ["m001_initial", "m002_annotation", "m003_metrics"]
+    assert applied == ["m001_initial", "m002_annotation", "m003_metrics",
+                       "m004_rating_saves"]
     open_db(path)  # idempotent
     assert [m.name for m in migrations.applied(db)] == applied
 

@@ -66,7 +66,8 @@ def _extra_registrars() -> list[Callable[..., None]]:
     import importlib
 
     out = []
-    for name in ("tui.cmd_run", "tui.cmd_study", "tui.cmd_analysis", "tui.cmd_app"):
+    for name in ("tui.cmd_run", "tui.cmd_results", "tui.cmd_study", "tui.cmd_analysis",
+                 "tui.cmd_app"):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as err:

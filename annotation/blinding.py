@@ -1,0 +1,120 @@
+"""What a rater may see of a transcript: the blinded item.
+
+A rater (human or judge) sees the turns with role names only (doctor, patient, examiner) and
+the case record as the reference they rate against:
+- the patient's record (demographics, complaint, story, symptoms, history), needed to rate
+  the patient's honesty;
+- the examiner's stored findings and results, needed to rate examiner accuracy.
+Never shown: who played the doctor (model or human), per-turn model names, usage, latency,
+raw requests, the batch configuration, run ids, the verdict, whether the diagnosis was
+correct, moderator and system turns, the case id and title (ids such as
+'card-001-inferior-stemi' name the diagnosis), and other raters' ratings. The correct
+diagnosis is added only when the study sets `show_truth`.
+
+`BlindItem` is all the rating screen and the judge prompt are given.
+
+Must not import: tui, textual, rich, litellm.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, Field
+from sqlite_utils import Database
+
+from annotation.study import Rubric, RubricItem
+from core.case import Case
+from core.errors import NotFoundError
+from core.transcript import Transcript
+
+VISIBLE_ROLES = ("doctor", "patient", "examiner")
+
+
+class BlindTurn(BaseModel):
+    """One turn as a rater sees it."""
+
+    index: int = Field(description="Position in the stored transcript (per-turn ratings key).")
+    role: str = Field(description="'doctor', 'patient' or 'examiner'.")
+    kind: str = Field(description="'question', 'answer', 'test_request', 'result', ...")
+    content: str = Field(description="What was said, verbatim (untrusted text).")
+    tests: list[str] = Field(default_factory=list, description="Test names, if any.")
+
+
+class CaseReference(BaseModel):
+    """The parts of the case a rater rates against."""
+
+    patient: str = Field(description="The patient's record as plain text.")
+    findings: str = Field(description="Stored examination findings and test results.")
+    truth: str | None = Field(None, description="Correct diagnosis (only with show_truth).")
+
+
+class BlindItem(BaseModel):
+    """One transcript to rate, stripped of everything a rater must not see."""
+
+    assignment_id: str = Field(description="The rater's assignment (their own).")
+    position: int = Field(description="0-based position in the rater's order.")
+    calibration: bool = Field(description="A calibration transcript everyone rates.")
+    turns: list[BlindTurn] = Field(description="Visible turns, in order.")
+    reference: CaseReference | None = Field(None, description="Case record, if available.")
+
+
+def blind_turns(t: Transcript) -> list[BlindTurn]:
+    """Doctor, patient and examiner turns with content only."""
+    return [BlindTurn(index=x.index, role=str(x.role), kind=x.kind, content=x.content,
+                      tests=list(x.tests))
+            for x in t.turns if str(x.role) in VISIBLE_ROLES]
+
+
+def _patient_text(case: Case) -> str:
+    p = case.patient
+    d = p.demographics
+    lines = [f"Patient: {', '.join(x for x in (d.age, d.sex, d.occupation) if x)}"
+             if any((d.age, d.sex, d.occupation)) else d.text or ""]
+    for label, value in (("Chief complaint", p.chief_complaint),
+                         ("History of present illness", p.history_of_present_illness)):
+        if value:
+            lines.append(f"{label}: {value}")
+    for s in p.symptoms():
+        bits = [x for x in (s.description, s.onset, s.duration, s.character) if x]
+        lines.append(f"{'Symptom' if s.present else 'Denies'}: {s.name}"
+                     + (f" ({'; '.join(bits)})" if bits else ""))
+    lines.extend(f"History ({h.kind.replace('_', ' ')}): {h.text}" for h in p.history)
+    return "\n".join(x for x in lines if x)
+
+
+def case_reference(case: Case, show_truth: bool = False) -> CaseReference:
+    """The case record for raters; the diagnosis only when `show_truth`."""
+    findings = [item.render() for item in [*case.physical_exam, *case.tests]]
+    return CaseReference(patient=_patient_text(case), findings="\n".join(findings),
+                         truth=case.truth.diagnosis if show_truth else None)
+
+
+def blind_item(db: Database, assignment: dict[str, Any], show_truth: bool = False) -> BlindItem:
+    """Build the blinded view of one assignment from the store."""
+    from db.cases import get_case
+    from db.consultations import get_transcript
+
+    transcript = get_transcript(db, assignment["consultation_id"])
+    try:
+        reference: CaseReference | None = case_reference(get_case(db, transcript.case_id),
+                                                         show_truth)
+    except NotFoundError:
+        reference = None
+    return BlindItem(assignment_id=assignment["id"], position=assignment["position"],
+                     calibration=bool(assignment["calibration"]),
+                     turns=blind_turns(transcript), reference=reference)
+
+
+def rating_units(rubric: Rubric, turns: list[BlindTurn]) -> list[tuple[RubricItem, int]]:
+    """Every (item, turn index) to answer: per-turn items on eligible turns, then the rest."""
+    out = [(item, t.index) for t in turns for item in rubric.items
+           if item.applies_to(t.role, t.kind)]
+    return out + [(item, -1) for item in rubric.items if item.unit == "transcript"]
+
+
+def missing_required(rubric: Rubric, turns: list[BlindTurn],
+                     values: dict[tuple[str, int], Any]) -> list[tuple[RubricItem, int]]:
+    """Required units that have no value yet."""
+    return [(item, idx) for item, idx in rating_units(rubric, turns)
+            if item.required and values.get((item.id, idx)) in (None, "")]

@@ -1,0 +1,189 @@
+"""The LLM judge: rates a study's transcripts with the raters' instructions and rubric.
+
+One structured call per transcript, given exactly the blinded item a human rater sees. The
+answer must be a JSON object; it is parsed and validated against the rubric, retried when
+unusable, and recorded as failed in `judge_calls` after the last attempt. Ratings are stored
+as a rater of kind "judge" (named `judge:MODEL`) with the model, its parameters and the
+prompt hash. Models are reached only through the `Complete` callable the caller injects
+(the CLI wires `core/llm.py`); this module never imports a model library.
+
+Must not import: tui, textual, rich, litellm.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel, Field, ValidationError
+from sqlite_utils import Database
+
+from annotation.assignment import load_definition
+from annotation.blinding import BlindItem, blind_item, rating_units
+from annotation.study import Rubric, StudyDefinition
+from core.errors import BedsideError
+from db import studies
+
+Complete = Callable[..., Awaitable[str]]
+"""`async def complete(messages: list[dict], **params) -> str` — one chat completion."""
+
+FORMAT = (
+    "Answer with one JSON object and nothing else, shaped like\n"
+    '{"transcript": {"<item id>": <answer>, ...}, '
+    '"turns": {"<turn number>": {"<item id>": <answer>, ...}, ...}}\n'
+    "Scales take an integer, choices one of the listed options, text items a string. "
+    "Rate per-turn items for every turn marked with them."
+)
+
+
+class JudgeAnswer(BaseModel):
+    """The shape of the judge's JSON answer."""
+
+    transcript: dict[str, Any] = Field(default_factory=dict, description="Per-transcript items.")
+    turns: dict[int, dict[str, Any]] = Field(default_factory=dict, description="Per-turn items.")
+
+
+def _describe(rubric: Rubric) -> str:
+    lines = []
+    for item in rubric.items:
+        if item.kind == "scale":
+            anchors = "; ".join(f"{k} = {v}" for k, v in sorted(item.anchors.items()))
+            answer = f"integer {item.min}-{item.max}" + (f" ({anchors})" if anchors else "")
+        elif item.kind == "choice":
+            answer = "one of " + ", ".join(f'"{o}"' for o in item.options)
+        else:
+            answer = "free text" + ("" if item.required else " (may be empty)")
+        where = (f"per {'/'.join(item.roles)} turn" if item.unit == "turn" else "per transcript")
+        lines.append(f"- {item.id} [{where}; {answer}]: {item.label}"
+                     + (f" {item.help}" if item.help else ""))
+    return "\n".join(lines)
+
+
+def system_prompt(definition: StudyDefinition) -> str:
+    """The judge's instructions: the raters' instructions, the rubric, the answer format."""
+    return ("You are rating a transcript of a simulated clinical consultation.\n\n"
+            f"Instructions given to every rater:\n{definition.instructions.strip()}\n\n"
+            f"Rubric:\n{_describe(definition.effective_rubric())}\n\n{FORMAT}")
+
+
+def prompt_hash(definition: StudyDefinition) -> str:
+    """A short hash of the fixed part of the prompt (what makes two judge runs comparable)."""
+    return hashlib.sha256(system_prompt(definition).encode()).hexdigest()[:16]
+
+
+def user_prompt(item: BlindItem, rubric: Rubric) -> str:
+    """The blinded transcript (turn numbers, roles, text) and the case record."""
+    parts = []
+    if item.reference is not None:
+        parts.append(f"CASE RECORD (patient):\n{item.reference.patient}\n\n"
+                     f"CASE RECORD (stored findings and results):\n{item.reference.findings}")
+        if item.reference.truth:
+            parts.append(f"CORRECT DIAGNOSIS: {item.reference.truth}")
+    lines = []
+    for t in item.turns:
+        marks = [i.id for i in rubric.items if i.applies_to(t.role, t.kind)]
+        tag = f" (rate: {', '.join(marks)})" if marks else ""
+        lines.append(f"[turn {t.index}] {t.role.upper()}{tag}:\n{t.content}")
+    parts.append("TRANSCRIPT:\n" + "\n\n".join(lines))
+    return "\n\n".join(parts)
+
+
+def _json_text(raw: str) -> str:
+    fenced = re.search(r"```(?:json)?\s*(.*?)```", raw, re.DOTALL)
+    if fenced:
+        return fenced.group(1)
+    start, end = raw.find("{"), raw.rfind("}")
+    return raw[start:end + 1] if start >= 0 and end > start else raw
+
+
+def parse_answer(raw: str, rubric: Rubric, item: BlindItem) -> dict[tuple[str, int], str]:
+    """Validate an answer against the rubric; ValueError says what is wrong."""
+    try:
+        answer = JudgeAnswer.model_validate(json.loads(_json_text(raw)))
+    except (json.JSONDecodeError, ValidationError) as err:
+        raise ValueError(f"not the expected JSON object ({str(err).splitlines()[0]})") from None
+    given = {(k, -1): v for k, v in answer.transcript.items()}
+    given.update({(k, idx): v for idx, d in answer.turns.items() for k, v in d.items()})
+    units = {(i.id, idx): i for i, idx in rating_units(rubric, item.turns)}
+    out: dict[tuple[str, int], str] = {}
+    for unit, value in given.items():
+        if unit not in units:
+            raise ValueError(f"'{unit[0]}' is not an item for "
+                             f"{'the transcript' if unit[1] < 0 else f'turn {unit[1]}'}")
+        if value is None or value == "":
+            continue
+        norm = units[unit].accepts(value)
+        if norm is None:
+            raise ValueError(f"{value!r} is not a valid answer to '{unit[0]}'")
+        out[unit] = norm
+    missing = [u for u, i in units.items() if i.required and u not in out]
+    if missing:
+        raise ValueError(f"missing answers: {', '.join(f'{a}@{b}' for a, b in missing[:5])}")
+    return out
+
+
+@dataclass
+class JudgeSummary:
+    """What a judge run did."""
+
+    rater: str
+    rated: int = 0
+    failed: int = 0
+    already: int = 0
+
+
+async def _rate_one(complete: Complete, messages: list[dict[str, str]], params: dict[str, Any],
+                    rubric: Rubric, item: BlindItem, attempts: int) -> tuple[Any, int, str, str]:
+    """(values or None, attempts used, last raw answer, last error)."""
+    raw, error = "", ""
+    for attempt in range(1, attempts + 1):
+        try:
+            raw = await complete(list(messages), **params)
+        except BedsideError as err:
+            return None, attempt, raw, str(err)  # the model layer already retried
+        try:
+            return parse_answer(raw, rubric, item), attempt, raw, ""
+        except ValueError as err:
+            error = str(err)
+            messages = [*messages, {"role": "assistant", "content": raw},
+                        {"role": "user", "content": f"That answer was not usable: {error}. "
+                                                    "Reply again with the JSON object only."}]
+    return None, attempts, raw, error
+
+
+async def run_judge(db: Database, study: str, model: str, complete: Complete, *,
+                    params: dict[str, Any] | None = None, attempts: int = 3) -> JudgeSummary:
+    """Rate every transcript of a study not yet rated by `judge:MODEL`; resumable."""
+    row = studies.get_study(db, study)
+    definition = load_definition(row)
+    rubric, phash, params = definition.effective_rubric(), prompt_hash(definition), params or {}
+    name = f"judge:{model}"
+    rater_id = studies.ensure_rater(db, name, "judge", model=model, params=params,
+                                    prompt_hash=phash)
+    studies.add_assignments(db, row["id"], rater_id,
+                            [(c, False) for c in studies.study_consultations(db, row["id"])])
+    summary = JudgeSummary(name)
+    system = {"role": "system", "content": system_prompt(definition)}
+    for a in studies.assignments(db, row["id"], rater_id):
+        if a["status"] != studies.PENDING:
+            summary.already += 1
+            continue
+        item = blind_item(db, a, definition.show_truth)
+        messages = [system, {"role": "user", "content": user_prompt(item, rubric)}]
+        values, used, raw, error = await _rate_one(complete, messages, params, rubric, item,
+                                                   attempts)
+        status = "ok" if values is not None else "failed"
+        studies.record_judge_call(db, study_id=row["id"], rater_id=rater_id,
+                                  consultation_id=a["consultation_id"], status=status,
+                                  attempts=used, raw_response=raw, error=error or None,
+                                  prompt_hash=phash, params={"model": model, **params})
+        if values is None:
+            summary.failed += 1
+            continue
+        studies.save_ratings(db, a["id"], {u: (v, None) for u, v in values.items()})
+        summary.rated += 1
+    return summary

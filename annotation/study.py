@@ -1,0 +1,220 @@
+"""Study definitions: which transcripts, the instructions, the rubric, overlap and blinding.
+
+A study is data: a TOML or YAML file (or the app's form) validated into `StudyDefinition`.
+Errors name the file, the line (exact for YAML, best effort for TOML) and the field.
+
+Must not import: tui, textual, rich, litellm.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from core.errors import InputError
+
+ItemKind = Literal["scale", "choice", "text"]
+Unit = Literal["transcript", "turn"]
+TURN_ROLES = ("doctor", "patient", "examiner")
+
+
+class _Model(BaseModel):
+    # Unknown keys are errors so typos in study files surface.
+    model_config = ConfigDict(extra="forbid")
+
+
+class RubricItem(_Model):
+    """One question of a rubric, asked once per transcript or once per eligible turn."""
+
+    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Stable id, e.g. 'empathy'.")
+    label: str = Field(description="The question as the rater reads it.")
+    kind: ItemKind = Field(description="'scale' (integers), 'choice' (options) or 'text'.")
+    unit: Unit = Field("transcript", description="Rated per transcript or per turn.")
+    roles: list[Literal["doctor", "patient", "examiner"]] = Field(
+        default_factory=list, description="Per-turn items: the roles whose turns are rated.")
+    turn_kinds: list[str] = Field(
+        default_factory=list, description="Per-turn items: only turns of these kinds (any if empty).")
+    min: int = Field(1, description="Scale: lowest value.")
+    max: int = Field(10, description="Scale: highest value (at most 10: one key per value).")
+    anchors: dict[int, str] = Field(default_factory=dict, description="Scale: labelled values.")
+    options: list[str] = Field(default_factory=list, description="Choice: the allowed answers.")
+    required: bool = Field(True, description="Must be answered before the item can be saved.")
+    help: str | None = Field(None, description="Longer guidance shown with the question.")
+
+    @model_validator(mode="after")
+    def _consistent(self) -> RubricItem:
+        if self.kind == "scale":
+            if not 1 <= self.min < self.max <= 10:
+                raise ValueError("a scale needs 1 <= min < max <= 10 (one key per value)")
+            bad = [a for a in self.anchors if not self.min <= a <= self.max]
+            if bad:
+                raise ValueError(f"anchor {bad[0]} lies outside {self.min}..{self.max}")
+        if self.kind == "choice" and not 2 <= len(self.options) <= 9:
+            raise ValueError("a choice needs between 2 and 9 options")
+        if self.unit == "turn" and not self.roles:
+            raise ValueError("a per-turn item needs 'roles' (doctor, patient, examiner)")
+        if self.unit == "turn" and self.kind == "text":
+            raise ValueError("per-turn items must be 'scale' or 'choice'")
+        return self
+
+    def accepts(self, value: Any) -> str | None:
+        """The value normalised to its stored text, or None when it is not valid here."""
+        if self.kind == "scale":
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                return None
+            return str(number) if self.min <= number <= self.max else None
+        if self.kind == "choice":
+            text = str(value).strip()
+            match = [o for o in self.options if o.lower() == text.lower()]
+            return match[0] if match else None
+        return str(value)
+
+    def applies_to(self, role: str, kind: str) -> bool:
+        """Whether a turn with this role and kind gets this per-turn item."""
+        return (self.unit == "turn" and role in self.roles
+                and (not self.turn_kinds or kind in self.turn_kinds))
+
+
+class Rubric(_Model):
+    """The questions of a study, in the order the form shows them."""
+
+    items: list[RubricItem] = Field(min_length=1, description="The rubric items.")
+
+    @model_validator(mode="after")
+    def _unique(self) -> Rubric:
+        seen: set[str] = set()
+        for item in self.items:
+            if item.id in seen:
+                raise ValueError(f"duplicate item id '{item.id}'")
+            seen.add(item.id)
+        return self
+
+    def item(self, item_id: str) -> RubricItem | None:
+        """The item with this id, if any."""
+        return next((i for i in self.items if i.id == item_id), None)
+
+
+class Selection(_Model):
+    """Which stored transcripts the study covers; empty lists mean 'any'."""
+
+    sources: list[str] = Field(default_factory=list, description="Case sources, e.g. 'bedside'.")
+    models: list[str] = Field(default_factory=list, description="Doctor labels (model strings).")
+    cases: list[str] = Field(default_factory=list, description="Case ids (wildcards allowed).")
+    end_reasons: list[str] = Field(default_factory=list, description="e.g. 'diagnosis'.")
+    runs: list[str] = Field(default_factory=list, description="Run ids.")
+    consultations: list[str] = Field(default_factory=list, description="Explicit ids.")
+    sample: int | None = Field(None, ge=1, description="Keep a seeded random sample of n.")
+
+
+class StudyDefinition(_Model):
+    """A reader study as written in a study file."""
+
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$",
+                      description="Unique study name, used on the command line.")
+    instructions: str = Field("", description="Shown to raters before the first item.")
+    raters: list[str] = Field(min_length=1, description="Names of the human raters.")
+    overlap: int = Field(2, ge=1, description="How many raters rate each transcript (k).")
+    calibration: int = Field(0, ge=0, description="Transcripts every rater rates first.")
+    seed: int = Field(0, description="Seed for sampling, assignment and order.")
+    show_truth: bool = Field(False, description="Show raters the correct diagnosis.")
+    select: Selection = Field(default_factory=Selection, description="Transcript selection.")
+    rubric: Rubric | None = Field(None, description="The rubric; the default one if omitted.")
+
+    @model_validator(mode="after")
+    def _enough_raters(self) -> StudyDefinition:
+        if len(set(self.raters)) != len(self.raters):
+            raise ValueError("rater names must be unique")
+        if self.overlap > len(self.raters):
+            raise ValueError(f"overlap {self.overlap} needs at least {self.overlap} raters")
+        return self
+
+    def effective_rubric(self) -> Rubric:
+        """The study's rubric, or the default one."""
+        if self.rubric is not None:
+            return self.rubric
+        from annotation.rubric_default import default_rubric
+
+        return default_rubric()
+
+
+# -- loading ---------------------------------------------------------------------------
+
+def _yaml_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
+    """Walk a pydantic location through a composed YAML tree to a 1-based line."""
+    line = node.start_mark.line + 1 if node is not None else None
+    for key in loc:
+        if isinstance(node, yaml.MappingNode):
+            node = next((v for k, v in node.value if k.value == str(key)), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+            node = node.value[key]
+        else:
+            node = None
+        if node is None:
+            break
+        line = node.start_mark.line + 1
+    return line
+
+
+def _toml_line(text: str, loc: tuple[Any, ...]) -> int | None:
+    """Best effort: the line of the deepest named key of `loc` in TOML text."""
+    lines = text.splitlines()
+    start, best = 0, None
+    for key in (k for k in loc if isinstance(k, str)):
+        pattern = re.compile(rf"^\s*(\[\[?[\w.]*\b{re.escape(key)}\]\]?|{re.escape(key)}\s*=)")
+        hit = next((i for i in range(start, len(lines)) if pattern.search(lines[i])), None)
+        if hit is None:
+            break
+        start, best = hit, hit + 1
+    return best
+
+
+def _validate(data: Any, path: str, line_of: Any) -> StudyDefinition:
+    if not isinstance(data, dict):
+        raise InputError("expected a table/mapping of study fields", path=path, line=1)
+    try:
+        return StudyDefinition.model_validate(data)
+    except ValidationError as err:
+        first = err.errors()[0]
+        loc = tuple(first["loc"])
+        more = f" (and {err.error_count() - 1} more)" if err.error_count() > 1 else ""
+        field = ".".join(str(p) for p in loc) or None
+        msg = first["msg"].removeprefix("Value error, ")
+        raise InputError(msg + more, path=path, line=line_of(loc), field=field) from None
+
+
+def parse_study(text: str, path: str) -> StudyDefinition:
+    """Parse a study definition; TOML when `path` ends in .toml, else YAML (or JSON)."""
+    if path.endswith(".toml"):
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as err:
+            found = re.search(r"line (\d+)", str(err))
+            line = int(found.group(1)) if found else max(1, len(text.splitlines()))
+            reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(err))
+            raise InputError(f"not valid TOML ({reason})", path=path, line=line) from None
+        return _validate(data, path, lambda loc: _toml_line(text, loc))
+    try:
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as err:
+        mark = err.problem_mark
+        raise InputError(f"not valid YAML ({err.problem})", path=path,
+                         line=mark.line + 1 if mark else None) from None
+    return _validate(data, path, lambda loc: _yaml_line(node, loc))
+
+
+def load_study_file(path: Path | str) -> StudyDefinition:
+    """Read and validate a study file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"cannot read ({err.__class__.__name__})", path=str(p)) from None
+    return parse_study(text, str(p))

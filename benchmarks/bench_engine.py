@@ -1,0 +1,200 @@
+"""Engine benchmark: bedside's overhead over bare litellm calls, and offline per-turn cost.
+
+Starts the fake OpenAI server (tests/fake_openai_server.py) in a child process with 200 ms
+latency per reply, then at concurrency 8 and 32:
+  (a) bedside: 64 consultations of bundled cases, all four roles played by models on that
+      server, through `core.batch.run_batch` with an in-memory store;
+  (b) bare: the very same chat calls (same messages, so the same message growth), made
+      with `litellm.acompletion` in a plain loop per consultation, same concurrency.
+Prints the median of several runs, bedside/bare and bedside/ideal, where
+ideal = consultations / concurrency × calls per consultation × latency. Also reports the
+litellm import time (fresh interpreter) and the offline engine's cost per turn with the
+retrieval agents and the scripted doctor.
+
+    cd /work/main && /work/venv/bin/python -m benchmarks.bench_engine [--runs 3]
+
+Targets: bedside ≤ 1.10× bare and ≤ 1.20× ideal at c=8; offline < 2 ms per turn.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from core.batch import MemoryBatchStore, run_batch
+from core.caseio import load_bundled_cases
+from core.config import AgentSpec, ConsultationConfig
+from core.engine import run_consultation
+from core.events import ListSink
+from core.llm import LLMClient, load_litellm
+
+ROOT = Path(__file__).resolve().parents[1]
+KEY = "sk-bench-not-real"
+LATENCY = 0.2
+CONSULTATIONS = 64
+
+
+def start_server(latency: float) -> tuple[subprocess.Popen[str], str]:
+    """The fake server in a child process (so it does not share our GIL); its base URL."""
+    proc = subprocess.Popen([sys.executable, "-m", "tests.fake_openai_server", "--port", "0",
+                             "--latency", str(latency)], cwd=ROOT, stdout=subprocess.PIPE,
+                            text=True)
+    line = proc.stdout.readline() if proc.stdout else ""
+    if "listening on" not in line:
+        proc.kill()
+        raise RuntimeError(f"server did not start: {line!r}")
+    return proc, line.split("listening on", 1)[1].strip()
+
+
+def llm_config(base: str) -> ConsultationConfig:
+    """All four roles by model, no exact moderator, no final report."""
+    def spec(role: str) -> AgentSpec:
+        return AgentSpec(kind="llm", model=f"openai/fake-{role}", api_base=base, timeout=30,
+                         retries=0)
+    return ConsultationConfig(doctor=spec("doctor"), patient=spec("patient"),
+                              examiner=spec("examiner"), moderators=[spec("moderator")])
+
+
+class RecordingClient(LLMClient):
+    """Records every call's (spec, messages), grouped by consultation, for the bare loop."""
+
+    def __init__(self) -> None:
+        super().__init__(api_key=KEY)
+        self.calls: list[tuple[AgentSpec, list[dict[str, str]]]] = []
+
+    async def complete(self, spec: AgentSpec, messages: Any, on_delta: Any = None) -> Any:
+        self.calls.append((spec, [dict(m) for m in messages]))
+        if on_delta is None:
+            return await super().complete(spec, messages)
+        return await super().complete(spec, messages, on_delta)
+
+
+def jobs_for(base: str) -> list[tuple[Any, ConsultationConfig]]:
+    cases = load_bundled_cases()
+    config = llm_config(base)
+    # A distinct seed per job: a batch runs each (case, config) pair only once.
+    return [(cases[i % len(cases)], config.model_copy(update={"seed": i}))
+            for i in range(CONSULTATIONS)]
+
+
+async def record_calls(base: str) -> list[list[tuple[AgentSpec, list[dict[str, str]]]]]:
+    """One consultation per distinct case, recording its calls (also warms litellm up)."""
+    cases = load_bundled_cases()
+    per_case = []
+    for case in cases:
+        client = RecordingClient()
+        await run_consultation(case, llm_config(base), ListSink(), consultation_id="rec",
+                               llm=client)
+        per_case.append(client.calls)
+    return [per_case[i % len(cases)] for i in range(CONSULTATIONS)]
+
+
+async def bedside_run(base: str, concurrency: int) -> float:
+    """Wall time of 64 consultations through run_batch."""
+    store = MemoryBatchStore()
+    t0 = time.perf_counter()
+    out = await run_batch(jobs_for(base), store, f"bench-{time.time_ns()}",
+                          concurrency=concurrency, llm=LLMClient(api_key=KEY))
+    elapsed = time.perf_counter() - t0
+    bad = [o for o in out if o.status != "finished"]
+    if bad:
+        raise RuntimeError(f"{len(bad)} consultations did not finish: {bad[0].reason}")
+    return elapsed
+
+
+async def bare_run(lib: Any, calls: list[list[tuple[AgentSpec, list[dict[str, str]]]]],
+                   concurrency: int) -> float:
+    """Wall time of the same calls made directly with litellm, streamed and drained."""
+    sem = asyncio.Semaphore(concurrency)
+
+    async def consultation(seq: list[tuple[AgentSpec, list[dict[str, str]]]]) -> None:
+        async with sem:
+            for spec, messages in seq:
+                resp = await lib.acompletion(
+                    model=spec.model, messages=messages, api_base=spec.api_base, api_key=KEY,
+                    stream=True, stream_options={"include_usage": True}, max_retries=0,
+                    temperature=spec.temperature, max_tokens=spec.max_tokens, timeout=30)
+                async for _ in resp:
+                    pass
+
+    t0 = time.perf_counter()
+    await asyncio.gather(*(consultation(seq) for seq in calls))
+    return time.perf_counter() - t0
+
+
+def litellm_import_seconds() -> float:
+    """Import time of litellm in a fresh interpreter (local price map, as core.llm does)."""
+    code = ("import os, time; os.environ.setdefault('LITELLM_LOCAL_MODEL_COST_MAP', 'True'); "
+            "t = time.perf_counter(); import litellm; print(time.perf_counter() - t)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def offline_ms_per_turn(rounds: int = 5) -> float:
+    """Engine cost per turn with retrieval patient/examiner, scripted doctor, exact moderator."""
+    cases = load_bundled_cases()
+
+    async def once() -> int:
+        turns = 0
+        for case in cases:
+            t = await run_consultation(case, ConsultationConfig(), ListSink(),
+                                       consultation_id="off")
+            turns += len(t.turns)
+        return turns
+
+    asyncio.run(once())  # warm-up
+    best = float("inf")
+    for _ in range(rounds):
+        t0 = time.perf_counter()
+        turns = asyncio.run(once())
+        best = min(best, (time.perf_counter() - t0) * 1000 / turns)
+    return best
+
+
+async def measure(base: str, runs: int) -> list[dict[str, Any]]:
+    lib = load_litellm()
+    calls = await record_calls(base)
+    per = statistics.mean(len(seq) for seq in calls)
+    rows = []
+    for c in (8, 32):
+        ours, bare = [], []
+        for _ in range(runs):
+            ours.append(await bedside_run(base, c))
+            bare.append(await bare_run(lib, calls, c))
+        ideal = CONSULTATIONS / c * per * LATENCY
+        b, r = statistics.median(ours), statistics.median(bare)
+        rows.append({"c": c, "calls": per, "bedside": b, "bare": r, "ideal": ideal,
+                     "vs_bare": b / r, "vs_ideal": b / ideal})
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Run the benchmark and print a table."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="runs per setting (median)")
+    args = parser.parse_args(argv)
+    print(f"litellm import: {litellm_import_seconds():.2f} s (fresh interpreter)")
+    print(f"offline engine: {offline_ms_per_turn():.3f} ms per turn (retrieval agents)")
+    proc, base = start_server(LATENCY)
+    try:
+        rows = asyncio.run(measure(base, args.runs))
+    finally:
+        proc.terminate()
+        proc.wait(10)
+    print(f"{CONSULTATIONS} consultations, {rows[0]['calls']:.1f} calls each, "
+          f"{LATENCY * 1000:.0f} ms latency, median of {args.runs}")
+    print(f"{'c':>3} {'bedside s':>10} {'bare s':>8} {'ideal s':>8} {'÷bare':>6} {'÷ideal':>7}")
+    for r in rows:
+        print(f"{r['c']:>3} {r['bedside']:>10.2f} {r['bare']:>8.2f} {r['ideal']:>8.2f} "
+              f"{r['vs_bare']:>6.3f} {r['vs_ideal']:>7.3f}")
+
+
+if __name__ == "__main__":
+    main()

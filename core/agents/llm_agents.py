@@ -1,0 +1,168 @@
+"""Model-backed doctor, patient, examiner and moderator (through `core.llm.LLMClient`).
+
+Each is built from its role's view, renders that view into our own versioned prompt
+(`core.prompts`), and keeps the conversation as chat messages from its own side. Model
+output is untrusted: the examiner refuses catch-all requests before any model call, and a
+moderator whose call fails gives an undecided verdict instead of failing the consultation.
+
+Must not import: litellm (only core/llm.py does), textual, rich, or other bedside packages.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from core import prompts
+from core.agents.base import DeltaFn, DoctorState, Reply
+from core.agents.moderator import parse_yes_no
+from core.agents.retrieval_examiner import is_vague
+from core.agents.templates import phrase
+from core.config import AgentSpec
+from core.errors import ModelError
+from core.transcript import FinalReport, Role, Turn, Verdict
+from core.views import DoctorView, ExaminerView, ModeratorView, PatientView
+
+if TYPE_CHECKING:
+    from core.llm import LLMClient
+
+Messages = list[dict[str, str]]
+
+
+def render_profile(view: PatientView) -> str:
+    """The patient's knowledge as plain lines for the prompt."""
+    p, d = view.profile, view.profile.demographics
+    lines = [f"Age: {d.age}" if d.age else "", f"Sex: {d.sex}" if d.sex else "",
+             f"Occupation: {d.occupation}" if d.occupation else "", d.text or "",
+             f"Manner: {p.persona}" if p.persona else "",
+             f"Main complaint: {p.chief_complaint}" if p.chief_complaint else "",
+             f"Story: {p.history_of_present_illness}" if p.history_of_present_illness else ""]
+    for s in view.symptoms:
+        facts = "; ".join(x for x in (s.description, s.onset, s.duration, s.character) if x)
+        state = "has" if s.present else "does NOT have"
+        lines.append(f"Symptom ({state}): {s.name}" + (f" — {facts}" if facts else ""))
+    lines.extend(f"History ({h.kind}): {h.text}" for h in view.history)
+    return "\n".join(x for x in lines if x)
+
+
+class LLMDoctor:
+    """A model playing the doctor."""
+
+    def __init__(self, view: DoctorView, spec: AgentSpec, client: LLMClient,
+                 max_turns: int) -> None:
+        options = ("Possible diagnoses to choose from: " + "; ".join(view.options)
+                   if view.options else "")
+        self.system = prompts.get("doctor/v1").format(
+            objective=view.objective, max_turns=max_turns,
+            language_name=prompts.language_name(view.language), options=options)
+        self.spec, self.client, self.label = spec, client, spec.display()
+
+    def messages(self, turns: list[Turn], last: bool) -> Messages:
+        """The dialogue from the doctor's side."""
+        msgs: Messages = [{"role": "system", "content": self.system},
+                          {"role": "user", "content": "The patient is here. Begin."}]
+        for t in turns:
+            if t.role == Role.DOCTOR:
+                msgs.append({"role": "assistant", "content": t.content})
+            elif t.role in (Role.PATIENT, Role.EXAMINER):
+                who = "Patient" if t.role == Role.PATIENT else "Examiner"
+                msgs.append({"role": "user", "content": f"{who}: {t.content}"})
+        if last:
+            msgs.append({"role": "user", "content": prompts.get("doctor-last-turn/v1").text})
+        return msgs
+
+    async def act(self, state: DoctorState, on_delta: DeltaFn) -> Reply:
+        """The next doctor message."""
+        return await self.client.complete(self.spec, self.messages(state.turns, state.is_last),
+                                          on_delta)
+
+    async def report(self, state: DoctorState, on_delta: DeltaFn) -> Reply:
+        """The five-part final report, parsed from headings."""
+        msgs = self.messages(state.turns, False)
+        msgs.append({"role": "user", "content": prompts.get("report/v1").text})
+        reply = await self.client.complete(self.spec, msgs, on_delta)
+        reply.report = parse_report(reply.text)
+        return reply
+
+
+_HEADINGS = {"symptoms": "symptoms", "examinations": "examinations",
+             "diagnostic results": "diagnostic_results", "diagnostic rationale": "rationale",
+             "treatment plan": "treatment_plan"}
+_HEADING_RE = re.compile(r"^\W*(symptoms|examinations|diagnostic results|diagnostic rationale|"
+                         r"treatment plan)\W*:?\s*(.*)$", re.IGNORECASE)
+
+
+def parse_report(text: str) -> FinalReport:
+    """Split a report into its five parts by heading; unknown text goes to the rationale."""
+    parts: dict[str, list[str]] = {}
+    current = "rationale"
+    for line in text.splitlines():
+        m = _HEADING_RE.match(line)
+        if m:
+            current = _HEADINGS[m.group(1).lower()]
+            line = m.group(2)
+        if line.strip():
+            parts.setdefault(current, []).append(line.strip())
+    return FinalReport(**{k: "\n".join(v) for k, v in parts.items()})
+
+
+class LLMPatient:
+    """A model playing the patient, from its PatientView only."""
+
+    def __init__(self, view: PatientView, spec: AgentSpec, client: LLMClient) -> None:
+        self.system = prompts.get("patient/v1").format(
+            profile=render_profile(view), language_name=prompts.language_name(view.language))
+        self.spec, self.client, self.label = spec, client, spec.display()
+
+    async def answer(self, question: str, turns: list[Turn], on_delta: DeltaFn) -> Reply:
+        """Answer from the patient's side of the dialogue (results are not shown to it)."""
+        msgs: Messages = [{"role": "system", "content": self.system}]
+        for t in turns:
+            if t.role == Role.DOCTOR and t.kind == "question":
+                msgs.append({"role": "user", "content": t.content})
+            elif t.role == Role.PATIENT:
+                msgs.append({"role": "assistant", "content": t.content})
+        msgs.append({"role": "user", "content": question})
+        return await self.client.complete(self.spec, msgs, on_delta)
+
+
+class LLMExaminer:
+    """A model playing the examiner, from its ExaminerView only."""
+
+    def __init__(self, view: ExaminerView, spec: AgentSpec, client: LLMClient) -> None:
+        findings = "\n".join(i.render() for i in [*view.physical_exam, *view.tests])
+        self.system = prompts.get("examiner/v1").format(
+            findings=findings or "(none)", language_name=prompts.language_name(view.language))
+        self.lang = view.language
+        self.spec, self.client, self.label = spec, client, spec.display()
+
+    async def examine(self, tests: list[str], message: str, on_delta: DeltaFn) -> Reply:
+        """Results for named tests; a refusal without any model call when none is named."""
+        named = [t for t in tests if not is_vague(t)]
+        if not named:
+            return Reply(text=phrase(self.lang, "refusal"), model=self.label,
+                         meta={"refused": True})
+        request = prompts.get("examiner-request/v1").format(tests=", ".join(named),
+                                                            message=message)
+        msgs = [{"role": "system", "content": self.system}, {"role": "user", "content": request}]
+        return await self.client.complete(self.spec, msgs, on_delta)
+
+
+class LLMModerator:
+    """A model judging the diagnosis yes/no, from its ModeratorView only."""
+
+    def __init__(self, view: ModeratorView, spec: AgentSpec, client: LLMClient) -> None:
+        self.system = prompts.get("moderator/v1").format(
+            diagnosis=view.diagnosis, synonyms="; ".join(view.synonyms) or "(none)")
+        self.spec, self.client, self.label = spec, client, spec.display()
+
+    async def judge(self, diagnosis: str) -> tuple[Verdict, Reply | None]:
+        """Ask the model; an unreadable answer or a failed call gives `correct=None`."""
+        question = prompts.get("moderator-question/v1").format(diagnosis=diagnosis)
+        msgs = [{"role": "system", "content": self.system}, {"role": "user", "content": question}]
+        try:
+            reply = await self.client.complete(self.spec, msgs)
+        except ModelError as err:
+            return Verdict(moderator=self.label, correct=None, raw=f"error: {err}"), None
+        return Verdict(moderator=self.label, correct=parse_yes_no(reply.text),
+                       raw=reply.text), reply

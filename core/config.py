@@ -1,0 +1,139 @@
+"""Consultation configuration: which agent plays each role, with which model and parameters.
+
+A CLI string such as `retrieval`, `scripted`, `exact`, `human` or `openai/gpt-4o-mini`
+becomes an `AgentSpec` through `parse_agent`. A `ConsultationConfig` has a stable
+`config_key()` so a batch can tell finished (case, config) pairs apart when it resumes.
+
+No API key is ever part of a spec: keys come from the environment (the provider's usual
+variable, or the variable named in `api_key_env`).
+
+Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from core.errors import InputError
+
+AgentKind = Literal["retrieval", "scripted", "human", "exact", "llm"]
+
+# Which kinds may play which role (the model-free ones are role-specific).
+ROLE_KINDS: dict[str, set[str]] = {
+    "doctor": {"scripted", "human", "llm"},
+    "patient": {"retrieval", "llm"},
+    "examiner": {"retrieval", "llm"},
+    "moderator": {"exact", "llm"},
+}
+
+
+class AgentSpec(BaseModel):
+    """How one role is played: an agent kind and, for `llm`, the model and its parameters."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    kind: AgentKind = Field(description="retrieval | scripted | human | exact | llm.")
+    model: str | None = Field(None, description="litellm model string, for kind 'llm'.")
+    api_base: str | None = Field(None, description="Base URL of an OpenAI-compatible server.")
+    api_key_env: str | None = Field(
+        None, description="Name of the environment variable holding the key (never the key)."
+    )
+    temperature: float | None = Field(0.0, ge=0, le=2, description="Sampling temperature.")
+    max_tokens: int | None = Field(512, ge=1, description="Reply length limit in tokens.")
+    seed: int | None = Field(None, description="Sampling seed passed to the model, if any.")
+    timeout: float = Field(60.0, gt=0, description="Seconds before one model call is abandoned.")
+    retries: int = Field(3, ge=0, le=10, description="Retries on rate limits and server errors.")
+    backoff: float = Field(1.0, ge=0, description="First retry delay in seconds; doubles each time.")
+    stream: bool = Field(True, description="Stream tokens (emitted as TokenDelta events).")
+    label: str | None = Field(None, description="Display label, e.g. 'human:alice'.")
+
+    def display(self) -> str:
+        """Short label: the explicit label, the model string, or the kind."""
+        return self.label or self.model or self.kind
+
+
+def _default(kind: AgentKind) -> Any:
+    return Field(default_factory=lambda: AgentSpec(kind=kind))
+
+
+class ConsultationConfig(BaseModel):
+    """Who plays each role and the rules of one consultation. The default is fully offline."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    doctor: AgentSpec = _default("scripted")
+    patient: AgentSpec = _default("retrieval")
+    examiner: AgentSpec = _default("retrieval")
+    moderators: list[AgentSpec] = Field(
+        default_factory=lambda: [AgentSpec(kind="exact")],
+        description="Judges of the diagnosis; every verdict is stored.",
+    )
+    max_turns: int = Field(20, ge=1, le=200, description="Doctor turns (questions and tests).")
+    seed: int = Field(0, description="Seed of the deterministic agents (scripted doctor).")
+    final_report: bool = Field(False, description="Ask the doctor for a structured report.")
+
+    def describe(self) -> dict[str, Any]:
+        """JSON-ready description, as stored with the consultation (no keys in it)."""
+        data = self.model_dump(mode="json", exclude_none=True)
+        data["config_key"] = self.config_key()
+        return data
+
+    def config_key(self) -> str:
+        """A stable short key: the same configuration always gives the same key."""
+        body = json.dumps(self.model_dump(mode="json", exclude={"doctor": {"label"}}),
+                          sort_keys=True, separators=(",", ":"))
+        label = self.doctor.display().replace(" ", "_")[:40]
+        return f"{label}#{hashlib.sha256(body.encode()).hexdigest()[:12]}"
+
+    def models(self) -> list[str]:
+        """Every distinct model string used by an LLM role, sorted."""
+        specs = [self.doctor, self.patient, self.examiner, *self.moderators]
+        return sorted({s.model for s in specs if s.kind == "llm" and s.model})
+
+
+def parse_agent(text: str, role: str, **params: Any) -> AgentSpec:
+    """Turn a CLI string into an AgentSpec for `role`; raise InputError if it cannot play it.
+
+    `retrieval`, `scripted`, `human[:NAME]`, `exact` name model-free agents; anything else
+    containing a `/` (e.g. `openai/gpt-4o-mini`, `ollama/llama3`) is a litellm model.
+    Extra keyword parameters (api_base, temperature, ...) apply to model agents.
+    """
+    value = text.strip()
+    head, _, rest = value.partition(":")
+    allowed = ROLE_KINDS.get(role)
+    if allowed is None:
+        raise InputError(f"unknown role '{role}'", field="role")
+    if head in ("retrieval", "scripted", "exact", "human"):
+        if head not in allowed:
+            raise InputError(f"'{head}' cannot play the {role}; use one of "
+                             f"{', '.join(sorted(allowed - {'llm'}))} or a model string",
+                             field=role)
+        label = f"human:{rest}" if head == "human" and rest else None
+        return AgentSpec(kind=head, label=label)  # type: ignore[arg-type]
+    if "/" not in value or any(c.isspace() for c in value):
+        raise InputError(f"'{value}' is neither an agent kind nor a provider/model string",
+                         field=role)
+    if "llm" not in allowed:
+        raise InputError(f"a model cannot play the {role}", field=role)
+    try:
+        return AgentSpec(kind="llm", model=value, **params)
+    except ValueError as err:
+        raise InputError(str(err).splitlines()[0], field=role) from None
+
+
+def parse_config(doctor: str = "scripted", patient: str = "retrieval",
+                 examiner: str = "retrieval", moderators: str = "exact", *,
+                 params: dict[str, Any] | None = None, **rules: Any) -> ConsultationConfig:
+    """Build a config from CLI strings; `moderators` is comma-separated (e.g. `exact,openai/x`)."""
+    extra = params or {}
+    mods = [parse_agent(m, "moderator", **extra) for m in moderators.split(",") if m.strip()]
+    return ConsultationConfig(
+        doctor=parse_agent(doctor, "doctor", **extra),
+        patient=parse_agent(patient, "patient", **extra),
+        examiner=parse_agent(examiner, "examiner", **extra),
+        moderators=mods, **rules,
+    )

@@ -1,0 +1,187 @@
+"""The one module that talks to models, through litellm (imported lazily, on first call).
+
+`LLMClient.complete` sends chat messages to any model litellm accepts, optionally through
+an OpenAI-compatible base URL, streams text pieces to `on_delta`, and retries with
+exponential backoff on rate limits, server errors, time-outs, malformed and empty replies.
+After the last retry it raises `ModelError` with a one-line reason. API keys are held in
+memory only: never in a spec, a raw request, an event or a log line.
+
+Must not import at module level: litellm (it takes seconds and must stay off start-up
+paths). Must not import: textual, rich, or any other bedside package.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from core.agents.base import DeltaFn, Reply, no_delta
+from core.config import AgentSpec
+from core.errors import ModelError
+from core.transcript import Usage
+
+_FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
+_PLACEHOLDER_KEY = "sk-local-no-key"  # local OpenAI-compatible servers ignore the key
+
+
+def load_litellm() -> Any:
+    """Import litellm with its network price-map fetch disabled; quiet its banners."""
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    import litellm
+
+    litellm.suppress_debug_info = True
+    litellm.drop_params = True  # providers without `seed` etc. just ignore them
+    return litellm
+
+
+class EmptyReply(Exception):
+    """The model answered with no text."""
+
+
+@dataclass
+class Attempt:
+    """What one call produced."""
+
+    text: str
+    usage: Usage
+    raw_response: dict[str, Any]
+
+
+def raw_request(spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, Any]:
+    """The request as stored: model, parameters and messages; never a key."""
+    req: dict[str, Any] = {"model": spec.model, "messages": messages}
+    for name in ("api_base", "temperature", "max_tokens", "seed", "timeout"):
+        value = getattr(spec, name)
+        if value is not None:
+            req[name] = value
+    req.pop("api_key", None)
+    return req
+
+
+def _reason(err: BaseException) -> str:
+    """A one-line reason for an error, without echoing anything that could be a key."""
+    name = type(err).__name__
+    msg = str(err).strip().splitlines()[0] if str(err).strip() else ""
+    if "sk-" in msg:
+        msg = msg.split("sk-")[0] + "[redacted]"
+    return f"{name}: {msg[:200]}" if msg else name
+
+
+def _retryable(err: BaseException) -> bool:
+    status = getattr(err, "status_code", None)
+    return not (isinstance(status, int) and status in _FATAL_STATUS)
+
+
+class LLMClient:
+    """Calls models. One client may serve many consultations concurrently."""
+
+    def __init__(self, api_key: str | None = None, *, backoff_scale: float = 1.0) -> None:
+        """`api_key` overrides the environment for every call (kept in memory only);
+        `backoff_scale` multiplies retry delays (tests make it small)."""
+        self._api_key = api_key
+        self.backoff_scale = backoff_scale
+
+    def _key(self, spec: AgentSpec) -> str | None:
+        if self._api_key:
+            return self._api_key
+        if spec.api_key_env:
+            return os.environ.get(spec.api_key_env)
+        return _PLACEHOLDER_KEY if spec.api_base else None  # provider's own env variable
+
+    def _kwargs(self, spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, Any]:
+        kw = raw_request(spec, messages)
+        kw["stream"] = spec.stream
+        if spec.stream:
+            kw["stream_options"] = {"include_usage": True}
+        kw["max_retries"] = 0  # we retry ourselves, with our own backoff and records
+        key = self._key(spec)
+        if key:
+            kw["api_key"] = key
+        return kw
+
+    async def complete(self, spec: AgentSpec, messages: list[dict[str, str]],
+                       on_delta: DeltaFn = no_delta) -> Reply:
+        """One reply from the model, retried on transient failures; ModelError at the end."""
+        if spec.kind != "llm" or not spec.model:
+            raise ModelError(f"agent kind '{spec.kind}' is not a model")
+        lib = load_litellm()
+        errors: list[str] = []
+        started = time.perf_counter()
+        for attempt in range(spec.retries + 1):
+            try:
+                async with asyncio.timeout(spec.timeout):
+                    got = await self._once(lib, spec, messages, on_delta)
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # every provider error type; classified below
+                if isinstance(err, TimeoutError):
+                    err = TimeoutError(f"no reply within {spec.timeout:g} s")
+                errors.append(_reason(err))
+                if attempt >= spec.retries or not _retryable(err):
+                    break
+                await asyncio.sleep(spec.backoff * self.backoff_scale * 2 ** attempt)
+                continue
+            return Reply(text=got.text, usage=got.usage, model=spec.model,
+                         raw_request=raw_request(spec, messages), raw_response=got.raw_response,
+                         meta={"attempts": attempt + 1, "errors": errors,
+                               "call_ms": round((time.perf_counter() - started) * 1000, 1)})
+        raise ModelError(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
+
+    async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, str]],
+                    on_delta: DeltaFn) -> Attempt:
+        response = await lib.acompletion(**self._kwargs(spec, messages))
+        if spec.stream:
+            return await self._collect_stream(lib, spec, response, on_delta)
+        text = response.choices[0].message.content or ""
+        if not text.strip():
+            raise EmptyReply("the model returned an empty reply")
+        usage = self._usage(lib, spec, getattr(response, "usage", None))
+        return Attempt(text, usage, _dump(response))
+
+    async def _collect_stream(self, lib: Any, spec: AgentSpec, response: Any,
+                              on_delta: DeltaFn) -> Attempt:
+        pieces: list[str] = []
+        usage_obj, finish, rid = None, None, None
+        async for chunk in response:
+            rid = rid or getattr(chunk, "id", None)
+            if getattr(chunk, "usage", None):
+                usage_obj = chunk.usage
+            for choice in chunk.choices or ():
+                piece = getattr(choice.delta, "content", None)
+                finish = choice.finish_reason or finish
+                if piece:
+                    pieces.append(piece)
+                    on_delta(piece)
+        text = "".join(pieces)
+        if not text.strip():
+            raise EmptyReply("the model returned an empty reply")
+        usage = self._usage(lib, spec, usage_obj)
+        raw = {"id": rid, "model": spec.model, "content": text, "finish_reason": finish,
+               "usage": usage.model_dump()}
+        return Attempt(text, usage, raw)
+
+    @staticmethod
+    def _usage(lib: Any, spec: AgentSpec, usage: Any) -> Usage:
+        prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
+        completion = int(getattr(usage, "completion_tokens", 0) or 0)
+        cost = 0.0
+        try:  # unknown models (local servers) have no price: cost stays 0
+            p, c = lib.cost_per_token(model=spec.model, prompt_tokens=prompt,
+                                      completion_tokens=completion)
+            cost = float(p + c)
+        except Exception:
+            cost = 0.0
+        return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
+
+
+def _dump(response: Any) -> dict[str, Any]:
+    try:
+        data = response.model_dump()
+    except Exception:
+        data = {"content": str(response)}
+    if isinstance(data, dict):
+        data.pop("api_key", None)
+    return data

@@ -1,0 +1,184 @@
+"""Clinical pathway metrics (RJUA style) from what the doctor actually asked and ordered.
+
+- info_completeness: weighted share of the case's symptom, examination and test items the
+  doctor obtained (weights default to 1; history is not part of it, as in RJUA's S/T/E).
+- guidance_precision: share of the doctor's distinct orders that hit an item the case marks
+  `relevant: true` (orders the case does not know count as not relevant).
+- guidance_recall: share of the case's relevant items that were ordered.
+- behaviour_standardization: Kendall tau-b between the expected position of each expected
+  step the doctor reached and the doctor turn at which it was first reached. −1..1; None
+  when fewer than 2 steps were reached or all were reached in the same turn.
+- clinical_applicability: min(used, expected) / max(used, expected) of doctor turns against
+  the case's expected rounds: 1 when equal, lower for too few or too many.
+- diagnostic_logicality: 1 when the primary true diagnosis is among the doctor's diagnosis
+  entities (see `entities`), else 0; no diagnosis counts 0.
+- treatment_logicality: key-term recall of the case's treatment in the doctor's treatment
+  plan (final report or report turn); None when either is missing.
+
+Must not import: textual, rich, litellm, or any other bedside package.
+"""
+
+from __future__ import annotations
+
+import re
+
+from core.case import Case
+from core.metrics.base import Metrics, MetricValue, defined, undefined
+from core.metrics.entities import match_entities
+from core.metrics.stats import kendall_tau_b
+from core.metrics.textnorm import normalise
+from core.metrics.trace import Trace, build_trace, step_key
+from core.transcript import Role, Transcript
+
+PATHWAY_NAMES = ("info_completeness", "guidance_precision", "guidance_recall",
+                 "behaviour_standardization", "clinical_applicability",
+                 "diagnostic_logicality", "treatment_logicality")
+_TERM_STOP = frozenset(
+    "and or with then than for from into onto the this that these those same day plus if "
+    "e.g eg i.e ie such as per via not less more likely given also should be is are"
+    .split())
+
+
+def pathway_metrics(case: Case, transcript: Transcript, *,
+                    vocab: dict[str, str] | None = None) -> Metrics:
+    """All seven pathway metrics of one consultation."""
+    out: Metrics = {"diagnostic_logicality": diagnostic_logicality(case, transcript, vocab),
+                    "treatment_logicality": treatment_logicality(case, transcript)}
+    if not any(t.role == Role.DOCTOR for t in transcript.turns):
+        for name in PATHWAY_NAMES[:5]:
+            out[name] = undefined("no doctor turns")
+        return out
+    trace = build_trace(case, transcript)
+    out["info_completeness"] = info_completeness(trace)
+    out["guidance_precision"], out["guidance_recall"] = guidance(trace)
+    out["behaviour_standardization"] = behaviour_standardization(case, trace)
+    out["clinical_applicability"] = clinical_applicability(case, trace)
+    return {name: out[name] for name in PATHWAY_NAMES}
+
+
+def info_completeness(trace: Trace) -> MetricValue:
+    """Weighted share of symptom, examination and test items obtained."""
+    pool = [i for i in trace.items.values() if i.category in ("symptom", "exam", "test")]
+    total = sum(i.weight for i in pool)
+    if total <= 0:
+        return undefined("case has no weighted symptom, examination or test items")
+    got = [i for i in pool if i.key in trace.first]
+    by_cat = {c: {"obtained": sum(1 for i in got if i.category == c),
+                  "total": sum(1 for i in pool if i.category == c)}
+              for c in ("symptom", "exam", "test")}
+    return defined(sum(i.weight for i in got) / total, by_category=by_cat,
+                   missing=[i.key for i in pool if i.key not in trace.first])
+
+
+def guidance(trace: Trace) -> tuple[MetricValue, MetricValue]:
+    """(guidance_precision, guidance_recall) from the distinct orders placed."""
+    ordered = list(dict.fromkeys(key or f"unknown:{normalise(name)}"
+                                 for name, key in trace.orders))
+    relevant = {k for k, i in trace.items.items() if i.relevant}
+    hits = [k for k in ordered if k in relevant]
+    detail = {"ordered": ordered, "relevant": sorted(relevant), "relevant_ordered": hits}
+    precision = (defined(len(hits) / len(ordered), **detail) if ordered
+                 else undefined("no tests or examinations ordered", **detail))
+    recall = (defined(len(hits) / len(relevant), **detail) if relevant
+              else undefined("case marks no item as relevant", **detail))
+    return precision, recall
+
+
+def behaviour_standardization(case: Case, trace: Trace) -> MetricValue:
+    """Kendall tau-b of expected position vs first-reached turn over the reached steps."""
+    steps = case.expected_inquiry_order
+    if not steps:
+        return undefined("case has no expected inquiry order")
+    reached: list[tuple[int, int, str]] = []
+    unknown: list[str] = []
+    for pos, step in enumerate(steps):
+        key = step_key(step, trace.items)
+        if key is None:
+            unknown.append(f"{step.category}:{step.name}")
+            continue
+        turn = _first_turn(trace, key)
+        if turn is not None:
+            reached.append((pos, turn, key))
+    detail = {"expected": len(steps), "reached": [{"pos": p, "turn": t, "step": k}
+                                                  for p, t, k in reached],
+              "unknown_steps": unknown}
+    if len(reached) < 2:
+        return undefined("fewer than 2 expected steps reached", **detail)
+    tau = kendall_tau_b([p for p, _, _ in reached], [t for _, t, _ in reached])
+    if tau is None:
+        return undefined("no order information (all steps reached in the same turn)",
+                         **detail)
+    return defined(tau, coverage=len(reached) / len(steps), **detail)
+
+
+def _first_turn(trace: Trace, key: str) -> int | None:
+    if key == "diagnosis":
+        return trace.diagnosis_turn
+    if key == "treatment":
+        return trace.treatment_turn
+    if key.endswith(":*"):
+        category = key[:-2]
+        turns = [t for k, t in trace.first.items() if trace.items[k].category == category]
+        return min(turns, default=None)
+    return trace.first.get(key)
+
+
+def clinical_applicability(case: Case, trace: Trace) -> MetricValue:
+    """min(used, expected) / max(used, expected) of doctor turns vs expected rounds."""
+    expected, used = case.expected_rounds, trace.doctor_turns
+    if not expected:
+        return undefined("case has no expected rounds")
+    if used <= 0:
+        return undefined("no doctor turns", expected_rounds=expected)
+    return defined(min(used, expected) / max(used, expected), used=used,
+                   expected_rounds=expected, ratio=used / expected)
+
+
+def diagnostic_logicality(case: Case, transcript: Transcript,
+                          vocab: dict[str, str] | None = None) -> MetricValue:
+    """1 if the primary true diagnosis is among the doctor's entities, else 0."""
+    text = final_diagnosis_text(transcript)
+    if not text:
+        return defined(0.0, reached_diagnosis=False, note="no diagnosis counts as wrong")
+    m = match_entities(text, case.truth, vocab=vocab)
+    return defined(1.0 if m.primary_found() else 0.0, reached_diagnosis=True,
+                   links=[{"pred": p, "truth": t, "how": h} for p, t, h in m.links])
+
+
+def final_diagnosis_text(transcript: Transcript) -> str | None:
+    """The doctor's final diagnosis: the transcript's, else the report's diagnostic results."""
+    if transcript.diagnosis and transcript.diagnosis.strip():
+        return transcript.diagnosis
+    report = transcript.report
+    if report and report.diagnostic_results and report.diagnostic_results.strip():
+        return report.diagnostic_results
+    return None
+
+
+def treatment_text(transcript: Transcript) -> str | None:
+    """The doctor's treatment plan: the report's, else the last report turn's text."""
+    if transcript.report and transcript.report.treatment_plan:
+        return transcript.report.treatment_plan
+    reports = [t.content for t in transcript.turns
+               if t.role == Role.DOCTOR and t.kind == "report" and t.content.strip()]
+    return reports[-1] if reports else None
+
+
+def key_terms(text: str) -> set[str]:
+    """Content words of a text, normalised, crudely singular, without short/common words."""
+    words = normalise(text).split()
+    return {re.sub(r"(?<=[a-z]{3})s$", "", w) for w in words
+            if len(w) > 2 and w not in _TERM_STOP and not w.isdigit()}
+
+
+def treatment_logicality(case: Case, transcript: Transcript) -> MetricValue:
+    """Share of the case's treatment key terms that the doctor's plan mentions."""
+    truth = case.truth.treatment
+    if not truth or not key_terms(truth):
+        return undefined("case has no treatment")
+    plan = treatment_text(transcript)
+    if not plan:
+        return undefined("doctor gave no treatment plan")
+    want, got = key_terms(truth), key_terms(plan)
+    hit = sorted(want & got)
+    return defined(len(hit) / len(want), matched=hit, missing=sorted(want - got))

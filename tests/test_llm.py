@@ -1,0 +1,149 @@
+"""LLM agents through litellm, for real, against the local fake OpenAI server."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from core.caseio import load_bundled_cases
+from core.config import AgentSpec, ConsultationConfig
+from core.engine import run_consultation
+from core.errors import ModelError
+from core.events import ConsultationFailed, ConsultationFinished, ListSink, TokenDelta
+from core.llm import LLMClient
+from core.prompts import PROMPTS
+from core.transcript import EndReason, Role
+from tests.fake_openai_server import FakeOpenAIServer
+
+KEY = "sk-test-not-real"
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer(hang_seconds=3) as srv:
+        # litellm's first call imports a lot lazily; do it once so short timeouts measure
+        # the server, not the import.
+        warm = AgentSpec(kind="llm", model="openai/fake-warm", api_base=srv.base_url, timeout=60)
+        asyncio.run(LLMClient(api_key=KEY).complete(warm, [{"role": "user", "content": "hi"}]))
+        yield srv
+
+
+@pytest.fixture
+def fresh(server: FakeOpenAIServer) -> FakeOpenAIServer:
+    server.faults.clear()
+    server.fault_rule = None
+    return server
+
+
+def spec(server: FakeOpenAIServer, role: str, **kw: Any) -> AgentSpec:
+    params = {"timeout": 1.0, "retries": 2, "backoff": 0.01, **kw}
+    return AgentSpec(kind="llm", model=f"openai/fake-{role}", api_base=server.base_url, **params)
+
+
+def all_llm(server: FakeOpenAIServer, **kw: Any) -> ConsultationConfig:
+    return ConsultationConfig(
+        doctor=spec(server, "doctor", **kw), patient=spec(server, "patient", **kw),
+        examiner=spec(server, "examiner", **kw),
+        moderators=[AgentSpec(kind="exact"), spec(server, "moderator", **kw)], final_report=True)
+
+
+def consult(config: ConsultationConfig) -> tuple[Any, ListSink]:
+    sink = ListSink()
+    case = load_bundled_cases()[0]
+    t = asyncio.run(run_consultation(case, config, sink, consultation_id="c-llm",
+                                     llm=LLMClient(api_key=KEY)))
+    return t, sink
+
+
+def test_all_roles_by_model_stream_and_record_everything(fresh: FakeOpenAIServer) -> None:
+    transcript, sink = consult(all_llm(fresh))
+    assert transcript.end_reason == EndReason.DIAGNOSIS
+    kinds = [(t.role.value, t.kind) for t in transcript.turns]
+    assert kinds[:6] == [("doctor", "question"), ("patient", "answer"), ("doctor", "question"),
+                         ("patient", "answer"), ("doctor", "test_request"),
+                         ("examiner", "result")]
+    assert ("doctor", "report") in kinds and ("moderator", "verdict") in kinds
+    assert [v.moderator for v in transcript.verdicts] == ["exact", "openai/fake-moderator"]
+    assert all(v.correct is True for v in transcript.verdicts)
+    assert transcript.report is not None and transcript.report.treatment_plan == "primary PCI"
+    deltas = [e for e in sink.events if isinstance(e, TokenDelta)]
+    assert len(deltas) > len(transcript.turns)
+    model_turns = [t for t in transcript.turns if t.model and t.model.startswith("openai/")]
+    assert all(t.usage.prompt_tokens > 0 and t.raw_request for t in model_turns)
+    dumped = json.dumps([t.model_dump(mode="json") for t in transcript.turns])
+    assert KEY not in dumped and "api_key" not in dumped
+    assert KEY not in json.dumps([e.model_dump(mode="json") for e in sink.events])
+    hashes = transcript.meta["config"]["prompts"]
+    assert hashes["patient/v1"] == PROMPTS["patient/v1"].sha256 and len(hashes) >= 6
+
+
+def test_patient_prompt_never_contains_the_diagnosis(fresh: FakeOpenAIServer) -> None:
+    consult(all_llm(fresh))
+    case = load_bundled_cases()[0]
+    patient_bodies = [b for b in fresh.requests if "bedside/patient/v1" in json.dumps(b)]
+    assert patient_bodies
+    for body in patient_bodies:
+        text = json.dumps(body).lower()
+        assert case.truth.diagnosis.lower() not in text and "stemi" not in text
+
+
+@pytest.mark.parametrize("fault", ["429", "500", "malformed", "empty", "hang"])
+def test_transient_faults_are_retried(fresh: FakeOpenAIServer, fault: str) -> None:
+    fresh.faults.extend([fault, fault])
+    transcript, sink = consult(all_llm(fresh))
+    assert transcript.end_reason == EndReason.DIAGNOSIS
+    first = transcript.turns[0]
+    assert first.meta["attempts"] == 3 and len(first.meta["errors"]) == 2
+
+
+@pytest.mark.parametrize("fault, word", [("429", "RateLimit"), ("500", "InternalServer"),
+                                         ("empty", "empty"), ("hang", "no reply within")])
+def test_persistent_faults_fail_the_consultation_with_the_reason(
+        fresh: FakeOpenAIServer, fault: str, word: str) -> None:
+    fresh.fault_rule = lambda body, n: fault
+    transcript, sink = consult(all_llm(fresh, retries=1, timeout=0.5))
+    last = sink.events[-1]
+    assert isinstance(last, ConsultationFailed) and last.end_reason == EndReason.ERROR
+    assert word in last.reason and "\n" not in last.reason
+    assert transcript.end_reason == EndReason.ERROR
+
+
+def test_a_failing_llm_moderator_leaves_the_exact_verdict(fresh: FakeOpenAIServer) -> None:
+    fresh.fault_rule = lambda body, n: "500" if "bedside/moderator/v1" in json.dumps(body) else None
+    transcript, sink = consult(all_llm(fresh, retries=0))
+    assert isinstance(sink.events[-1], ConsultationFinished)
+    exact, llm = transcript.verdicts
+    assert exact.correct is True and llm.correct is None and llm.raw.startswith("error:")
+
+
+def test_non_streaming_calls_and_direct_client(fresh: FakeOpenAIServer) -> None:
+    client = LLMClient(api_key=KEY)
+    s = spec(fresh, "patient", stream=False)
+    msgs = [{"role": "system", "content": "x bedside/patient/v1"}, {"role": "user", "content": "hi"}]
+    reply = asyncio.run(client.complete(s, msgs))
+    assert reply.text.startswith("It started") and reply.usage.completion_tokens > 0
+    assert fresh.headers[-1]["authorization"] == f"Bearer {KEY}"
+    fresh.faults.extend(["malformed"] * 3)
+    with pytest.raises(ModelError):
+        asyncio.run(client.complete(s, msgs))
+    with pytest.raises(ModelError):
+        asyncio.run(client.complete(AgentSpec(kind="exact"), msgs))
+
+
+def test_examiner_model_is_not_called_for_a_catch_all(fresh: FakeOpenAIServer) -> None:
+    def doctor(body: dict[str, Any], n: int) -> str:
+        said = sum(1 for m in body["messages"] if m["role"] == "assistant")
+        return ["REQUEST TEST: all results", "DIAGNOSIS READY: STEMI"][min(said, 1)]
+
+    fresh.replies["doctor"] = doctor
+    try:
+        transcript, _ = consult(all_llm(fresh))
+    finally:
+        from tests.fake_openai_server import DEFAULT_REPLIES
+        fresh.replies["doctor"] = DEFAULT_REPLIES["doctor"]
+    assert transcript.turns[1].kind == "refusal" and transcript.turns[1].role == Role.EXAMINER
+    assert not any("bedside/examiner/v1" in json.dumps(b) for b in fresh.requests[-3:])

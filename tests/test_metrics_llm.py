@@ -1,0 +1,153 @@
+"""LLM-based metrics with scripted `complete` callables: report score, patient ratings,
+the one-step upper bound, and tolerant parsing of what models send back."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from core.errors import ModelError
+from core.metrics.compute import compute_llm_metrics, compute_metrics
+from core.metrics.llmcall import JudgeInfo, parse_json_object
+from core.metrics.patient_reported import parse_ratings, rate_consultation
+from core.metrics.report_score import (parse_grades, prompt_hash, score_report,
+                                       summarise_report_scores)
+from core.metrics.upper_bound import run_one_step
+from core.transcript import FinalReport, Role, Transcript, Turn
+from tests.test_metrics_pathway import full_transcript, make_case
+
+
+def scripted(*replies: str) -> Any:
+    """A `complete` that returns the replies in turn and records the messages it got."""
+    queue = list(replies)
+    seen: list[list[dict[str, str]]] = []
+
+    async def complete(messages: list[dict[str, str]]) -> str:
+        seen.append(messages)
+        return queue.pop(0)
+
+    complete.seen = seen  # type: ignore[attr-defined]
+    return complete
+
+
+def reported() -> Transcript:
+    t = full_transcript()
+    t.report = FinalReport(symptoms="RIF pain", examinations="abdo exam", diagnostic_results=
+                           "appendicitis", rationale="classic", treatment_plan="surgery")
+    return t
+
+
+def test_parse_json_object_tolerates_fences_prose_quotes_and_commas() -> None:
+    assert parse_json_object('Sure!\n```json\n{"a": 1,}\n```') == {"a": 1}
+    assert parse_json_object("grades: {'a': 'B', 'b': {'c': 2}} done") == {"a": "B",
+                                                                          "b": {"c": 2}}
+    assert parse_json_object("no object here") is None
+    assert parse_json_object("{broken") is None
+    assert parse_json_object("") is None
+
+
+def test_grades_map_to_0_100_hand_derived() -> None:
+    # A, B, B, C, D = 4, 3, 3, 2, 1 → mean 2.6 → (2.6 − 1) / 3 × 100 = 53.33
+    reply = json.dumps({"symptoms": "A", "examinations": "B", "diagnostic_results": "B",
+                        "rationale": "C", "treatment_plan": "D", "reasons": {"symptoms": "ok"}})
+    value, detail = asyncio.run(score_report(make_case(), reported(), scripted(reply),
+                                             info=JudgeInfo("judge-x", {"temperature": 0})))
+    assert value == pytest.approx(160 / 3)
+    assert detail["grades"]["treatment_plan"] == 1
+    assert detail["judge"] == {"model": "judge-x", "params": {"temperature": 0},
+                               "prompt_id": "metric-report-judge/v1",
+                               "prompt_hash": prompt_hash()}
+    assert len(prompt_hash()) == 64
+
+
+def test_judge_sees_record_and_report_but_grades_are_parsed_loosely() -> None:
+    judge = scripted("Symptoms: A\nExaminations: 4\nDiagnosis: A\nReasoning: B\nTreatment: A")
+    value, _ = asyncio.run(score_report(make_case(), reported(), judge))
+    assert value == pytest.approx((19 / 5 - 1) / 3 * 100)
+    prompt = judge.seen[0][0]["content"]
+    assert "Acute appendicitis" in prompt and "Treatment plan: surgery" in prompt
+    grades, _ = parse_grades('{"symptoms": {"grade": "b"}, "rationale": true}')
+    assert grades == {"symptoms": 3}
+
+
+def test_report_score_degenerate_cases_are_none_with_reason() -> None:
+    no_report = Transcript(case_id="t-001")
+    value, detail = asyncio.run(score_report(make_case(), no_report, scripted()))
+    assert value is None and detail["reason"] == "no final report"
+    value, detail = asyncio.run(score_report(make_case(), reported(),
+                                             scripted('{"symptoms": "A"}')))
+    assert value is None and "examinations" in detail["reason"]
+
+    async def failing(messages: list[dict[str, str]]) -> str:
+        raise ModelError("judge: 500")
+
+    value, detail = asyncio.run(score_report(make_case(), reported(), failing))
+    assert value is None and detail["reason"].startswith("judge call failed")
+
+
+def test_report_summary_has_bootstrap_interval() -> None:
+    s = summarise_report_scores([0.0, 50.0, 100.0, None])
+    assert s["n"] == 3 and s["mean"] == pytest.approx(50.0)
+    assert 0 <= s["ci_low"] < 50 < s["ci_high"] <= 100
+    assert summarise_report_scores([])["mean"] is None
+
+
+def test_patient_ratings_parsed_from_json_and_from_lines() -> None:
+    assert parse_ratings('{"confidence": 8, "compliance": "7/10", "consult again": 9}') == {
+        "confidence": 8.0, "compliance": 7.0, "consult_again": 9.0}
+    assert parse_ratings("Confidence: 6\nCompliance: 11\nConsult_again = 3") == {
+        "confidence": 6.0, "compliance": None, "consult_again": 3.0}
+    assert parse_ratings("I liked the doctor.") == {
+        "confidence": None, "compliance": None, "consult_again": None}
+
+
+def test_rate_consultation_uses_patient_view_and_hides_verdicts() -> None:
+    t = full_transcript()
+    t.turns.append(Turn(index=7, role=Role.MODERATOR, kind="verdict", content="SECRET-YES"))
+    patient = scripted('```json\n{"confidence": 7, "compliance": 8, "consult_again": 6}\n```')
+    out = asyncio.run(rate_consultation(make_case(), t, patient, info=JudgeInfo("pt")))
+    assert {k: v for k, (v, _) in out.items()} == {
+        "pr_confidence": 7.0, "pr_compliance": 8.0, "pr_consult_again": 6.0}
+    prompt = patient.seen[0][0]["content"]
+    assert "SECRET-YES" not in prompt and "Acute appendicitis" not in prompt
+    assert "Doctor: Tell me about the tummy pain." in prompt
+
+
+def test_rate_consultation_degenerate() -> None:
+    out = asyncio.run(rate_consultation(make_case(), Transcript(case_id="t-001"), scripted()))
+    assert all(v is None for v, _ in out.values())
+    out = asyncio.run(rate_consultation(make_case(), full_transcript(),
+                                        scripted('{"confidence": 0}')))
+    assert out["pr_confidence"][0] is None and "confidence" in out["pr_confidence"][1]["reason"]
+
+
+def test_one_step_upper_bound_transcript_and_its_metrics() -> None:
+    reply = ("DIAGNOSIS READY: Acute appendicitis\nSymptoms: RIF pain\nExaminations: tender"
+             "\nDiagnostic results: appendicitis\nDiagnostic rationale: migration\n"
+             "Treatment plan: IV antibiotics and laparoscopic appendicectomy")
+    doctor = scripted(reply)
+    t = asyncio.run(run_one_step(make_case(), doctor, doctor="m1", info=JudgeInfo("m1")))
+    prompt = doctor.seen[0][0]["content"]
+    assert "RIF tenderness" in prompt and "negative" in prompt  # findings and results given
+    assert "Acute appendicitis" not in prompt  # never the truth
+    assert t.diagnosis == "Acute appendicitis" and t.verdicts[0].correct is True
+    assert t.report is not None and t.report.treatment_plan.startswith("IV antibiotics")
+    m = compute_metrics(make_case(), t)
+    assert m["accuracy"][0] == 1.0 and m["treatment_logicality"][0] == 1.0
+    assert m["info_completeness"] == (None, {"reason": "one-step mode has no pathway"})
+
+
+def test_one_step_without_marker_has_no_diagnosis() -> None:
+    t = asyncio.run(run_one_step(make_case(), scripted("I think appendicitis."), doctor="m"))
+    assert t.diagnosis is None and t.verdicts == []
+    assert compute_metrics(make_case(), t)["accuracy"] == (
+        0.0, {"reached_diagnosis": False, "decided_by": None})
+
+
+def test_compute_llm_metrics_without_models_is_undefined() -> None:
+    out = asyncio.run(compute_llm_metrics(make_case(), reported()))
+    assert set(out) == {"report_score", "pr_confidence", "pr_compliance", "pr_consult_again"}
+    assert out["report_score"] == (None, {"reason": "no judge model"})

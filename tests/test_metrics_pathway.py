@@ -1,0 +1,137 @@
+"""Clinical pathway metrics on a hand-built case and hand-built consultations."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.case import Case
+from core.metrics.pathway import pathway_metrics
+from core.metrics.trace import build_trace
+from core.transcript import FinalReport, Role, Transcript, Turn
+
+
+def make_case(**over: object) -> Case:
+    """A small case: 3 symptoms (weights 3, 1, 1), 1 exam (2), 3 tests (2, 1, 1)."""
+    data = {
+        "id": "t-001", "title": "Test", "specialty": "gastroenterology", "objective": "Pain.",
+        "patient": {
+            "primary_symptoms": [{"name": "abdominal pain", "synonyms": ["tummy pain"],
+                                  "weight": 3}],
+            "secondary_symptoms": [{"name": "vomiting", "synonyms": ["being sick"]},
+                                   {"name": "fever"}],
+            "history": [{"kind": "menstrual_obstetric", "text": "LMP 3 weeks ago."}],
+        },
+        "physical_exam": [{"name": "Abdominal examination", "synonyms": ["abdomen exam"],
+                           "value": "RIF tenderness", "weight": 2}],
+        "tests": [
+            {"name": "Complete blood count", "synonyms": ["CBC", "FBC"], "weight": 2,
+             "relevant": True, "children": [{"name": "White cell count", "value": "15"}]},
+            {"name": "Pregnancy test", "synonyms": ["hCG"], "relevant": True,
+             "value": "negative"},
+            {"name": "CT abdomen", "relevant": False, "value": "not done"},
+        ],
+        "expected_inquiry_order": ["symptom:abdominal pain", "symptom:vomiting",
+                                   "history:menstrual_obstetric", "exam:Abdominal examination",
+                                   "test:Complete blood count", "diagnosis"],
+        "expected_rounds": 6,
+        "truth": {"diagnosis": "Acute appendicitis", "synonyms": ["appendicitis"],
+                  "treatment": "IV antibiotics and laparoscopic appendicectomy"},
+    }
+    data.update(over)
+    return Case.model_validate(data)
+
+
+def doc(i: int, dt: int, kind: str, text: str, tests: list[str] | None = None) -> Turn:
+    """A doctor turn."""
+    return Turn(index=i, role=Role.DOCTOR, doctor_turn=dt, kind=kind, content=text,
+                tests=tests or [])
+
+
+def full_transcript() -> Transcript:
+    """Asks pain, vomiting, periods; orders abdomen exam, FBC + CT + MRI; diagnoses."""
+    turns = [
+        doc(0, 1, "question", "Tell me about the tummy pain."),
+        Turn(index=1, role=Role.PATIENT, kind="answer", content="It hurts. I have a fever."),
+        doc(2, 2, "question", "Have you been being sick?"),
+        doc(3, 3, "question", "When was your last period?"),
+        doc(4, 4, "test_request", "REQUEST TEST: abdomen exam", ["abdomen exam"]),
+        doc(5, 5, "test_request", "REQUEST TEST: white cell count, CT abdomen, MRI brain",
+            ["white cell count", "CT abdomen", "MRI brain"]),
+        doc(6, 6, "diagnosis", "DIAGNOSIS READY: acute appendicitis"),
+    ]
+    return Transcript(case_id="t-001", turns=turns, diagnosis="acute appendicitis",
+                      report=FinalReport(treatment_plan="IV antibiotics; appendicectomy"))
+
+
+def test_full_consultation_hand_derived_values() -> None:
+    m = pathway_metrics(make_case(), full_transcript())
+    # Obtained: pain (3) + vomiting (1) + exam (2) + CBC via its child (2) + CT (1) = 9;
+    # total = 3 + 1 + 1 + 2 + 2 + 1 + 1 = 11. Fever was only said by the patient: not counted.
+    assert m["info_completeness"][0] == pytest.approx(9 / 11)
+    assert "symptom:fever" in m["info_completeness"][1]["missing"]
+    # Ordered: exam, CBC, CT, MRI (unknown) → relevant ordered: CBC only → 1/4; of the
+    # 2 relevant (CBC, pregnancy test) 1 was ordered → 1/2.
+    assert m["guidance_precision"][0] == pytest.approx(0.25)
+    assert m["guidance_recall"][0] == pytest.approx(0.5)
+    # All 6 expected steps reached at turns 1..6 in order → tau = 1.
+    assert m["behaviour_standardization"][0] == pytest.approx(1.0)
+    assert m["behaviour_standardization"][1]["coverage"] == 1.0
+    assert m["clinical_applicability"][0] == pytest.approx(1.0)  # 6 used, 6 expected
+    assert m["diagnostic_logicality"][0] == 1.0
+    # Truth terms {antibiotic, laparoscopic, appendectomy}; plan has 2 of them.
+    assert m["treatment_logicality"][0] == pytest.approx(2 / 3)
+
+
+def test_reversed_inquiry_order_gives_negative_tau() -> None:
+    turns = [doc(0, 1, "test_request", "x", ["FBC"]), doc(1, 2, "question", "Any periods?"),
+             doc(2, 3, "question", "Any vomiting?"), doc(3, 4, "question", "Where is the pain?")]
+    m = pathway_metrics(make_case(), Transcript(case_id="t-001", turns=turns))
+    # Reached (expected pos, turn): (0,4) (1,3) (2,2) (4,1): perfectly reversed → −1.
+    assert m["behaviour_standardization"][0] == pytest.approx(-1.0)
+    assert m["clinical_applicability"][0] == pytest.approx(4 / 6)
+    assert m["diagnostic_logicality"][0] == 0.0
+
+
+def test_fewer_than_two_steps_reached_is_undefined() -> None:
+    t = Transcript(case_id="t-001", turns=[doc(0, 1, "question", "Where is the pain?")])
+    value, detail = pathway_metrics(make_case(), t)["behaviour_standardization"]
+    assert value is None and "fewer than 2" in detail["reason"]
+
+
+def test_steps_reached_in_one_turn_carry_no_order() -> None:
+    t = Transcript(case_id="t-001",
+                   turns=[doc(0, 1, "question", "Tummy pain or being sick?")])
+    value, detail = pathway_metrics(make_case(), t)["behaviour_standardization"]
+    assert value is None and "same turn" in detail["reason"]
+
+
+def test_empty_transcript_is_undefined_not_nan() -> None:
+    m = pathway_metrics(make_case(), Transcript(case_id="t-001"))
+    for name in ("info_completeness", "guidance_precision", "guidance_recall",
+                 "behaviour_standardization", "clinical_applicability"):
+        assert m[name][0] is None and m[name][1]["reason"] == "no doctor turns"
+    assert m["diagnostic_logicality"] == (0.0, {"reached_diagnosis": False,
+                                                "note": "no diagnosis counts as wrong"})
+    assert m["treatment_logicality"][0] is None
+
+
+def test_case_without_pathway_data_is_undefined() -> None:
+    case = make_case(physical_exam=[], tests=[], expected_inquiry_order=[],
+                     expected_rounds=None,
+                     patient={"chief_complaint": "pain"},
+                     truth={"diagnosis": "Acute appendicitis"})
+    t = Transcript(case_id="t-001", turns=[doc(0, 1, "question", "Hello?")])
+    m = pathway_metrics(case, t)
+    assert m["info_completeness"][0] is None
+    assert m["guidance_precision"][1]["reason"] == "no tests or examinations ordered"
+    assert m["guidance_recall"][1]["reason"] == "case marks no item as relevant"
+    assert m["behaviour_standardization"][1]["reason"] == "case has no expected inquiry order"
+    assert m["clinical_applicability"][1]["reason"] == "case has no expected rounds"
+    assert m["treatment_logicality"][1]["reason"] == "case has no treatment"
+
+
+def test_whole_examination_request_obtains_every_exam() -> None:
+    t = Transcript(case_id="t-001",
+                   turns=[doc(0, 1, "test_request", "x", ["physical examination"])])
+    trace = build_trace(make_case(), t)
+    assert trace.first == {"exam:Abdominal examination": 1}

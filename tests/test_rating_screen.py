@@ -1,0 +1,197 @@
+"""The rating screen end to end with Pilot: scores, undo, skip, comment, resume, two raters,
+blinding (what the widgets hold) and literal rendering of untrusted text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.widgets import Input, Static
+
+from db import studies
+from db.connection import open_db
+from tests.test_study_support import (HOSTILE, SECRET_DOCTOR, SECRET_VERDICT, make_study,
+                                      seed_db)
+from tui.rating import RatingApp, RatingScreen
+from tui.rating_widgets import AskText, InstructionsScreen, UnitField
+
+TRANSCRIPT_ITEMS = ["realism_doctor", "realism_patient", "realism_examiner", "empathy_doctor"]
+
+
+async def _wait(pilot, predicate, tries: int = 60) -> None:
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("condition not reached")
+
+
+async def _open(pilot, app: RatingApp) -> RatingScreen:
+    await _wait(pilot, lambda: isinstance(app.screen, (RatingScreen, InstructionsScreen)))
+    if isinstance(app.screen, InstructionsScreen):
+        await pilot.press("enter")
+    await _wait(pilot, lambda: isinstance(app.screen, RatingScreen)
+                and (app.screen.item is not None or app.screen.query("#finished")))
+    return app.screen  # type: ignore[return-value]
+
+
+async def _rate_current(pilot, screen: RatingScreen, keys: list[str]) -> str:
+    """Type one digit per transcript-level scale (Tab between), Enter; return assignment id."""
+    aid = screen.item.assignment_id
+    fields = [f for f in screen.query(UnitField) if f.turn_idx == -1]
+    fields[0].focus()
+    await pilot.pause()
+    for key in keys:
+        await pilot.press(key, "tab")
+    await pilot.press("enter")
+    await _wait(pilot, lambda: screen.item is None or screen.item.assignment_id != aid)
+    return aid
+
+
+def _texts(screen) -> str:
+    """Everything the screen's widgets would paint, as plain text."""
+    out = []
+    for w in screen.query("*"):
+        if isinstance(w, Static):
+            content = w.content
+            out.append(content.plain if isinstance(content, Text) else str(content))
+        if isinstance(w, Input):
+            out.append(w.value)
+    return "\n".join(out)
+
+
+async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    alice = studies.get_rater(db, "alice")["id"]
+    total = len(studies.assignments(db, sid, alice))
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=(140, 50)) as pilot:
+        screen = await _open(pilot, app)
+        assert "0 / " in str(screen.query_one("#progress", Static).content)
+        first = await _rate_current(pilot, screen, ["7", "0", "5", "3"])
+        rows = studies.assignment_ratings(db, first)
+        assert {k: v for (k, _), (v, _) in rows.items()} == {
+            "realism_doctor": "7", "realism_patient": "10", "realism_examiner": "5",
+            "empathy_doctor": "3"}
+        assert f"1 / {total}" in str(screen.query_one("#progress", Static).content)
+
+        # undo brings the transcript back with its answers filled in, not saved
+        await pilot.press("u")
+        await _wait(pilot, lambda: screen.item and screen.item.assignment_id == first)
+        assert studies.assignment_ratings(db, first) == {}
+        values = {f.item.id: f.value for f in screen.query(UnitField) if f.turn_idx == -1}
+        assert values["realism_patient"] == "10"
+
+        # change one score, comment on it, answer a per-turn item, save again
+        field = next(f for f in screen.query(UnitField) if f.item.id == "empathy_doctor")
+        field.focus()
+        await pilot.press("8", "c")
+        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        app.screen.query_one(Input).value = "kind but brief"
+        await pilot.press("enter")
+        await _wait(pilot, lambda: isinstance(app.screen, RatingScreen))
+        honesty = next(f for f in screen.query(UnitField) if f.item.id == "patient_honesty")
+        honesty.focus()
+        await pilot.press("n", "enter")
+        await _wait(pilot, lambda: screen.item is None or screen.item.assignment_id != first)
+        rows = studies.assignment_ratings(db, first)
+        assert rows[("empathy_doctor", -1)] == ("8", "kind but brief")
+        assert rows[("patient_honesty", 2)] == ("no", None)
+
+        # a missing required answer blocks the save
+        second = screen.item.assignment_id
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.item.assignment_id == second
+        assert studies.assignment_ratings(db, second) == {}
+
+        # skip with a reason
+        await pilot.press("s")
+        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        app.screen.query_one(Input).value = "transcript truncated"
+        await pilot.press("enter")
+        await _wait(pilot, lambda: screen.item and screen.item.assignment_id != second)
+        assert studies.get_assignment(db, second)["status"] == "skipped"
+        assert studies.get_assignment(db, second)["skip_reason"] == "transcript truncated"
+        third = screen.item.assignment_id
+        await pilot.press("q")
+    # resume exactly where alice left off
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=(140, 50)) as pilot:
+        screen = await _open(pilot, app)
+        assert screen.item.assignment_id == third
+        assert f"2 / {total}" in str(screen.query_one("#progress", Static).content)
+
+
+async def test_two_raters_share_one_database_and_see_only_their_own(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    apps = [RatingApp(tmp_path / "s.db", "pilot", n) for n in ("alice", "bob")]
+    async with apps[0].run_test(size=(140, 50)) as p1, apps[1].run_test(size=(140, 50)) as p2:
+        s1, s2 = await _open(p1, apps[0]), await _open(p2, apps[1])
+        # both start with the shared calibration transcript
+        c1 = db["assignments"].get(s1.item.assignment_id)["consultation_id"]
+        c2 = db["assignments"].get(s2.item.assignment_id)["consultation_id"]
+        assert c1 == c2
+        await _rate_current(p1, s1, ["2", "2", "2", "2"])
+        await _rate_current(p2, s2, ["9", "9", "9", "9"])
+        await _rate_current(p1, s1, ["4", "4", "4", "4"])
+    check = open_db(tmp_path / "s.db")
+    by_rater = {r["name"]: r["id"] for r in studies.study_raters(check, sid)}
+    assert studies.progress(check, sid, by_rater["alice"]).finished == 2
+    assert studies.progress(check, sid, by_rater["bob"]).finished == 1
+    # bob's screen on the shared transcript never held alice's answers
+    shared = studies.find_assignment(check, sid, by_rater["bob"], c1)
+    assert {v for v, _ in studies.assignment_ratings(check, shared["id"]).values()} == {"9"}
+
+
+async def test_screen_is_blind_and_renders_untrusted_text_literally(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    make_study(db, tmp_path)
+    app = RatingApp(tmp_path / "s.db", "pilot", "carol")
+    async with app.run_test(size=(140, 50)) as pilot:
+        screen = await _open(pilot, app)
+        shown = _texts(screen)
+        held = screen.item.model_dump_json() + repr(vars(screen.item))
+        cid = db["assignments"].get(screen.item.assignment_id)["consultation_id"]
+        case_id = db["consultations"].get(cid)["case_id"]
+        for secret in (SECRET_DOCTOR, SECRET_VERDICT, case_id, cid):
+            assert secret not in shown and secret not in held
+        assert "correct" not in shown.lower()
+        # markup and escapes show as typed (ESC as a visible control picture)
+        patient = [w for w in screen.query(".patient") if isinstance(w, Static)][0]
+        plain = patient.content.plain
+        assert "[bold red]I feel awful[/]" in plain and "\u241b[31mred" in plain
+        assert HOSTILE.split("\x1b")[0] in plain
+        # the case record is the reference; the diagnosis is hidden (show_truth off)
+        assert "Correct diagnosis" not in shown and "Patient record" in shown
+
+
+async def test_unknown_rater_is_told_and_screen_closes(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db", n=2)
+    make_study(db, tmp_path, 'name = "pilot"\nraters = ["alice"]\noverlap = 1\n')
+    app = RatingApp(tmp_path / "s.db", "pilot", "mallory")
+    told: list[str] = []
+    app.notify = lambda message, **kw: told.append(message)  # type: ignore[method-assign]
+    async with app.run_test() as pilot:
+        await _wait(pilot, lambda: told)
+    assert "'mallory' is not a rater of study 'pilot' (alice)" in told[0]
+
+
+async def test_home_screen_entry_asks_the_rater_name(tmp_path: Path) -> None:
+    from tui.app import BedsideApp
+
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    app = BedsideApp(tmp_path / "s.db")
+    async with app.run_test(size=(140, 50)) as pilot:
+        await pilot.pause()
+        app.open_study(sid)
+        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        app.screen.query_one(Input).value = "bob"
+        await pilot.press("enter")
+        screen = await _open(pilot, app)
+        assert screen.rater_name == "bob" and screen.item is not None
+        await pilot.press("q")
+        await _wait(pilot, lambda: not isinstance(app.screen, RatingScreen))

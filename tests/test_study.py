@@ -1,0 +1,137 @@
+"""Reader studies, headless: definitions, assignment, blinding, saves/undo, export/import."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from annotation.assignment import load_definition, plan_assignments
+from annotation.blinding import blind_item, missing_required, rating_units
+from annotation.rubric_default import default_rubric
+from annotation.study import parse_study
+from core.errors import InputError
+from db import studies
+from tests.test_study_support import HOSTILE, SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
+
+
+# -- definitions --------------------------------------------------------------------------
+
+def test_default_rubric_has_the_five_dimensions() -> None:
+    r = default_rubric()
+    ids = {i.id for i in r.items}
+    assert {"realism_doctor", "realism_patient", "realism_examiner", "empathy_doctor",
+            "patient_relevance", "patient_honesty", "examiner_accuracy", "comment"} <= ids
+    realism = r.item("realism_doctor")
+    assert realism.anchors == {1: "not realistic at all", 5: "semi-realistic",
+                               10: "very realistic"}
+    assert r.item("examiner_accuracy").options == ["yes", "no", "n/a"]
+    assert r.item("patient_honesty").unit == "turn"
+
+
+def test_toml_error_names_file_line_and_field() -> None:
+    text = 'name = "x"\nraters = ["a", "b"]\n\n[select]\nsample = 0\n'
+    with pytest.raises(InputError) as err:
+        parse_study(text, "s.toml")
+    assert str(err.value).startswith("s.toml:5: field 'select.sample'")
+
+
+def test_toml_syntax_error_has_a_line() -> None:
+    with pytest.raises(InputError, match=r"^s.toml:2: not valid TOML"):
+        parse_study('name = "x"\nraters = [\n', "s.toml")
+
+
+def test_yaml_rubric_error_points_at_the_item() -> None:
+    text = ("name: x\nraters: [a]\nrubric:\n  items:\n    - id: ok\n      label: fine\n"
+            "      kind: scale\n    - id: bad\n      label: no options\n      kind: choice\n")
+    with pytest.raises(InputError) as err:
+        parse_study(text, "s.yaml")
+    assert str(err.value).startswith("s.yaml:8: field 'rubric.items.1'")
+    assert "between 2 and 9 options" in str(err.value)
+
+
+def test_unknown_key_and_too_few_raters_are_errors() -> None:
+    with pytest.raises(InputError, match="field 'overlapp'"):
+        parse_study("name: x\nraters: [a]\noverlapp: 1\n", "s.yml")
+    with pytest.raises(InputError, match="overlap 3 needs at least 3 raters"):
+        parse_study("name: x\nraters: [a, b]\noverlap: 3\n", "s.yml")
+
+
+def test_example_study_file_is_valid() -> None:
+    from annotation.study import load_study_file
+
+    root = Path(__file__).resolve().parents[1]
+    d = load_study_file(root / "annotation" / "examples" / "default_study.toml")
+    assert d.rubric is None and d.effective_rubric().item("empathy_doctor") is not None
+
+
+# -- assignment ----------------------------------------------------------------------------
+
+def test_plan_is_balanced_k_overlap_and_seeded() -> None:
+    ids = [f"c{i}" for i in range(11)]
+    plan = plan_assignments(ids, ["a", "b", "c", "d"], overlap=2, seed=3, calibration=2)
+    calib = {c for c, cal in plan["a"] if cal}
+    assert len(calib) == 2
+    for rater, items in plan.items():
+        # calibration items come first, for everyone
+        assert [cal for _, cal in items] == sorted((cal for _, cal in items), reverse=True)
+        assert {c for c, cal in items if cal} == calib
+    per_item = Counter(c for items in plan.values() for c, cal in items if not cal)
+    assert set(per_item.values()) == {2} and len(per_item) == 9
+    loads = [sum(not cal for _, cal in items) for items in plan.values()]
+    assert max(loads) - min(loads) <= 1  # 18 ratings over 4 raters: 4 or 5 each
+    assert plan == plan_assignments(ids, ["a", "b", "c", "d"], overlap=2, seed=3, calibration=2)
+    other = plan_assignments(ids, ["a", "b", "c", "d"], overlap=2, seed=4, calibration=2)
+    assert other != plan
+
+
+def test_create_study_from_file(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    row = studies.get_study(db, "pilot")
+    assert row["id"] == sid
+    assert load_definition(row).rubric is not None  # stored spelled out
+    assert len(studies.study_consultations(db, sid)) == 6
+    # 1 calibration × 3 raters + 5 × 2 overlap
+    assert db["assignments"].count == 13
+    with pytest.raises(InputError, match="already exists"):
+        make_study(db, tmp_path)
+
+
+def test_selection_matching_nothing_is_an_input_error(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db", n=2)
+    text = 'name = "none"\nraters = ["a"]\noverlap = 1\n[select]\nmodels = ["nobody"]\n'
+    with pytest.raises(InputError, match="field 'select'"):
+        make_study(db, tmp_path, text)
+
+
+# -- blinding -------------------------------------------------------------------------------
+
+def test_blind_item_hides_doctor_verdict_config_and_case_id(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    rater = studies.get_rater(db, "alice")
+    a = studies.next_assignment(db, sid, rater["id"])
+    item = blind_item(db, a)
+    dumped = item.model_dump_json()
+    case_id = db["consultations"].get(a["consultation_id"])["case_id"]
+    for secret in (SECRET_DOCTOR, SECRET_VERDICT, case_id, "correct", a["consultation_id"]):
+        assert secret not in dumped
+    assert [t.role for t in item.turns] == ["doctor", "patient", "doctor", "examiner", "doctor"]
+    assert item.turns[1].content == HOSTILE  # verbatim; rendering makes it literal
+    assert item.reference is not None and item.reference.truth is None
+    shown = blind_item(db, a, show_truth=True)
+    assert shown.reference.truth
+
+
+def test_rating_units_attach_per_turn_items_to_their_turns(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db", n=1)
+    a = {"id": "x", "position": 0, "calibration": 0, "consultation_id": "c00"}
+    item = blind_item(db, a)
+    units = [(i.id, idx) for i, idx in rating_units(default_rubric(), item.turns)]
+    assert ("patient_honesty", 2) in units and ("examiner_accuracy", 4) in units
+    assert ("patient_honesty", 4) not in units and ("realism_doctor", -1) in units
+    missing = {i.id for i, _ in missing_required(default_rubric(), item.turns, {})}
+    assert missing == {"realism_doctor", "realism_patient", "realism_examiner",
+                       "empathy_doctor"}

@@ -1,0 +1,219 @@
+"""Ratings store, judge, export/import and the study CLI (headless)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+from annotation.assignment import load_definition
+from annotation.blinding import blind_item
+from annotation.exchange import export_rows, import_file, to_csv, to_jsonl
+from annotation.judge import parse_answer, prompt_hash, run_judge
+from core.errors import InputError, ModelError
+from db import studies
+from db.connection import open_db
+from tests.test_study_support import SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
+from tui.cli import main
+
+FULL = {("realism_doctor", -1): ("7", None), ("realism_patient", -1): ("6", None),
+        ("realism_examiner", -1): ("5", None), ("empathy_doctor", -1): ("4", "warm")}
+
+
+@pytest.fixture
+def study(tmp_path: Path):
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    return db, sid, studies.get_rater(db, "alice")["id"]
+
+
+def test_edit_keeps_earlier_value_in_history_and_undo_is_a_stack(study) -> None:
+    db, sid, alice = study
+    a = studies.next_assignment(db, sid, alice)["id"]
+    studies.save_ratings(db, a, FULL, at="2025-01-01T10:00:00.000Z")
+    studies.save_ratings(db, a, {("realism_doctor", -1): ("9", None)},
+                         at="2025-01-01T10:05:00.000Z")
+    history = [h for h in studies.rating_history(db, a) if h["prev_value"] == "7"]
+    assert [(h["action"], h["value"], h["at"]) for h in history] == [
+        ("edit", "9", "2025-01-01T10:05:00.000Z")]
+    row = db["ratings"].get(history[0]["rating_id"])
+    assert (row["created_at"], row["updated_at"]) == ("2025-01-01T10:00:00.000Z",
+                                                      "2025-01-01T10:05:00.000Z")
+    undone = studies.undo_last(db, sid, alice)
+    assert undone.values == {("realism_doctor", -1): ("9", None)}
+    assert studies.assignment_ratings(db, a)[("realism_doctor", -1)] == ("7", None)
+    undone = studies.undo_last(db, sid, alice)
+    assert undone.assignment_id == a and studies.assignment_ratings(db, a) == {}
+    assert studies.get_assignment(db, a)["status"] == "pending"
+    assert studies.undo_last(db, sid, alice) is None
+    # nothing is forgotten: every step is in the history
+    assert len(studies.rating_history(db, a)) == 4 + 1 + 1 + 4
+
+
+def test_skip_needs_a_reason_and_can_be_undone(study) -> None:
+    db, sid, alice = study
+    a = studies.next_assignment(db, sid, alice)["id"]
+    with pytest.raises(InputError, match="reason"):
+        studies.skip(db, a, "  ")
+    studies.skip(db, a, "garbled")
+    assert studies.next_assignment(db, sid, alice)["id"] != a
+    assert studies.undo_last(db, sid, alice).kind == "skip"
+    assert studies.next_assignment(db, sid, alice)["id"] == a
+
+
+def test_progress_estimates_time_from_gaps_between_saves(study) -> None:
+    db, sid, alice = study
+    items = [x["id"] for x in studies.assignments(db, sid, alice)]
+    # saves at 0, 60 and 180 s: gaps 60 and 120, median 90 s per item
+    for aid, t in zip(items, ("10:00:00", "10:01:00", "10:03:00")):
+        studies.save_ratings(db, aid, FULL, at=f"2025-01-01T{t}.000Z")
+    p = studies.progress(db, sid, alice)
+    assert (p.finished, p.total) == (3, len(items))
+    assert p.seconds_left == 90 * (len(items) - 3)
+
+
+def test_concurrent_raters_from_threads_lose_nothing(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    errors: list[BaseException] = []
+
+    def work(name: str) -> None:
+        try:
+            conn = open_db(tmp_path / "s.db")  # one connection per thread
+            rid = studies.get_rater(conn, name)["id"]
+            while (a := studies.next_assignment(conn, sid, rid)) is not None:
+                studies.save_ratings(conn, a["id"], FULL)
+        except BaseException as err:  # pragma: no cover - reported below
+            errors.append(err)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in ("alice", "bob", "carol")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert db["ratings"].count == db["assignments"].count * 4
+
+
+# -- judge ----------------------------------------------------------------------------------
+
+def _good(turn_honesty: str = "yes") -> str:
+    return json.dumps({"transcript": {"realism_doctor": 6, "realism_patient": "7",
+                                      "realism_examiner": 8, "empathy_doctor": 5},
+                       "turns": {"2": {"patient_honesty": turn_honesty}}})
+
+
+class Scripted:
+    """A fake model: returns queued answers and records the messages it got."""
+
+    def __init__(self, answers: list) -> None:
+        self.answers, self.calls = list(answers), []
+
+    async def __call__(self, messages, **params) -> str:
+        self.calls.append((messages, params))
+        answer = self.answers.pop(0) if self.answers else _good()
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+async def test_judge_rates_retries_and_records_failures(study) -> None:
+    db, sid, _ = study
+    n = len(studies.study_consultations(db, sid))
+    fake = Scripted(["not json at all", "```json\n" + _good("no") + "\n```",
+                     '{"transcript": {"realism_doctor": 11}}', "{}", "{}",
+                     ModelError("rate limited")])
+    summary = await run_judge(db, "pilot", "fake/model", fake, params={"temperature": 0})
+    assert (summary.rated, summary.failed) == (n - 2, 2)
+    judge = studies.get_rater(db, "judge:fake/model")
+    assert judge["kind"] == "judge" and judge["model"] == "fake/model"
+    assert json.loads(judge["params"]) == {"temperature": 0}
+    calls = list(db["judge_calls"].rows_where(order_by="rowid"))
+    assert [c["status"] for c in calls][:3] == ["ok", "failed", "failed"]
+    assert calls[0]["attempts"] == 2 and calls[1]["attempts"] == 3
+    assert calls[1]["error"].startswith("missing answers") and calls[1]["raw_response"] == "{}"
+    assert calls[2]["error"] == "rate limited"
+    definition = load_definition(studies.get_study(db, "pilot"))
+    assert {c["prompt_hash"] for c in calls} == {prompt_hash(definition)}
+    # the judge saw the rubric and instructions but nothing a rater must not see
+    system, user = fake.calls[0][0][0]["content"], fake.calls[0][0][1]["content"]
+    assert "Rate each consultation carefully." in system and "realism_doctor" in system
+    for secret in (SECRET_DOCTOR, SECRET_VERDICT):
+        assert secret not in system + user
+    # a second run only redoes the failed ones
+    again = await run_judge(db, "pilot", "fake/model", Scripted([]))
+    assert (again.rated, again.already) == (2, n - 2)
+
+
+def test_parse_answer_rejects_wrong_units(study) -> None:
+    db, sid, alice = study
+    item = blind_item(db, studies.next_assignment(db, sid, alice))
+    rubric = load_definition(studies.get_study(db, sid)).effective_rubric()
+    bad = json.dumps({"transcript": {"realism_doctor": 5, "realism_patient": 5,
+                                     "realism_examiner": 5, "empathy_doctor": 5},
+                      "turns": {"1": {"patient_honesty": "yes"}}})
+    with pytest.raises(ValueError, match="not an item for turn 1"):
+        parse_answer(bad, rubric, item)
+
+
+# -- export / import ----------------------------------------------------------------------
+
+def test_export_import_round_trip_csv_and_jsonl(study, tmp_path: Path) -> None:
+    db, sid, alice = study
+    a = studies.next_assignment(db, sid, alice)["id"]
+    studies.save_ratings(db, a, {**FULL, ("patient_honesty", 2): ("no", None),
+                                 ("comment", -1): ('odd, "quoted"\nline', None)})
+    rows = export_rows(db, "pilot")
+    assert len(rows) == 6 and {r["rater"] for r in rows} == {"alice"}
+    assert {r["unit"] for r in rows} == {"transcript", "turn:2"}
+    for fmt, text in (("csv", to_csv(rows)), ("jsonl", to_jsonl(rows))):
+        fresh = seed_db(tmp_path / f"{fmt}.db")
+        make_study(fresh, tmp_path)
+        path = tmp_path / f"r.{fmt}"
+        path.write_text(text, encoding="utf-8")
+        assert import_file(fresh, path) == 6
+        assert export_rows(fresh, "pilot") == rows
+        assert import_file(fresh, path) == 6  # idempotent
+        assert fresh["ratings"].count == 6
+
+
+def test_import_errors_name_file_and_line(study, tmp_path: Path) -> None:
+    db, sid, alice = study
+    a = studies.next_assignment(db, sid, alice)["id"]
+    studies.save_ratings(db, a, FULL)
+    lines = to_csv(export_rows(db, "pilot")).splitlines()
+    lines[3] = lines[3].replace(",7,", ",12,").replace(",6,", ",12,").replace(",5,", ",12,")\
+        .replace(",4,", ",12,")
+    bad = tmp_path / "bad.csv"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad.csv:4: field 'value': '12' is not a valid"):
+        import_file(db, bad)
+    j = tmp_path / "bad.jsonl"
+    j.write_text('{"study": "pilot"}\n', encoding="utf-8")
+    with pytest.raises(InputError, match=r"bad.jsonl:1: field '\w+': Field required"):
+        import_file(db, j)
+
+
+# -- CLI ------------------------------------------------------------------------------------
+
+def test_cli_create_list_export_import(tmp_path: Path, capsys) -> None:
+    db = seed_db(tmp_path / "c.db")
+    db.close()
+    f = tmp_path / "s.yaml"
+    f.write_text("name: cli\nraters: [a, b]\noverlap: 1\n", encoding="utf-8")
+    base = ["--db", str(tmp_path / "c.db")]
+    assert main([*base, "study", "create", str(f)]) == 0
+    assert "study 'cli' created: 6 transcripts" in capsys.readouterr().out
+    assert main([*base, "study", "list"]) == 0
+    assert "cli\t2 raters\t0/6 rated" in capsys.readouterr().out
+    out = tmp_path / "r.jsonl"
+    assert main([*base, "ratings", "export", "--study", "cli", "--format", "jsonl",
+                 "-o", str(out)]) == 0
+    assert main([*base, "ratings", "import", str(out)]) == 0
+    assert main([*base, "ratings", "export", "--study", "nope"]) == 2
+    assert "no study 'nope'" in capsys.readouterr().err
+    f.write_text("name: cli2\nraters: [a]\noverlap: 2\n", encoding="utf-8")
+    assert main([*base, "study", "create", str(f)]) == 2
+    assert "s.yaml:1: overlap 2 needs" in capsys.readouterr().err
