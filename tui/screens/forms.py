@@ -105,12 +105,15 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
 class DiagnosisScreen(ModalScreen[DiagnosisForm | None]):
     """Commit a diagnosis, optionally with a differential, rationale and treatment plan."""
 
-    BINDINGS = [Binding("escape", "cancel", "Back to the patient")]
+    # Enter makes a new line in the rationale and plan boxes, so commit has its own key.
+    BINDINGS = [Binding("escape", "cancel", "Back to the patient"),
+                Binding("ctrl+s", "commit", "Commit diagnosis", priority=True)]
 
     def compose(self) -> ComposeResult:
         """The four fields and commit/cancel."""
         with VerticalScroll(classes="form", id="dx-form"):
-            yield Static(Text("Commit a diagnosis (this ends the consultation)", style="bold"))
+            yield Static(Text("Commit a diagnosis (this ends the consultation) — Ctrl+S commits",
+                              style="bold"))
             yield Label("Diagnosis (required)")
             yield Input(id="dx-diagnosis", placeholder="e.g. community-acquired pneumonia")
             yield Label("Differential (optional, separated by ';')")
@@ -151,6 +154,10 @@ class DiagnosisScreen(ModalScreen[DiagnosisForm | None]):
             diagnosis=diagnosis, differential=differential,
             rationale=self.query_one("#dx-rationale", TextArea).text.strip(),
             treatment=self.query_one("#dx-treatment", TextArea).text.strip()))
+
+    def action_commit(self) -> None:
+        """Ctrl+S: commit from any field."""
+        self.submit()
 
     def action_cancel(self) -> None:
         """Back to the consultation."""

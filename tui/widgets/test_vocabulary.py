@@ -32,7 +32,7 @@ TEST_NAMES: tuple[str, ...] = (
     "Fasting glucose", "HbA1c", "Calcium", "Magnesium", "Phosphate", "Liver function tests",
     "ALT", "AST", "Alkaline phosphatase", "Gamma-GT", "Bilirubin", "Albumin", "Total protein",
     "Amylase", "Lipase", "Lactate", "Lactate dehydrogenase", "Creatine kinase",
-    "Cardiac troponin", "BNP", "NT-proBNP", "Lipid profile", "Uric acid", "Ammonia",
+    "Cardiac troponin", "Troponin", "High-sensitivity troponin", "BNP", "NT-proBNP", "Lipid profile", "Uric acid", "Ammonia",
     "Serum osmolality", "Urine osmolality", "Arterial blood gas", "Venous blood gas",
     "Ketones", "Iron studies", "Ferritin", "Vitamin B12", "Folate", "Vitamin D",
     "Thyroid function tests", "TSH", "Free T4", "Cortisol", "ACTH", "Prolactin",
