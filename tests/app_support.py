@@ -131,7 +131,7 @@ def fake_model_engine() -> SimpleNamespace:
     return SimpleNamespace(run_consultation=fake_model_consultation)
 
 
-def fake_model_config(engine: Any, model: str) -> SimpleNamespace:
+def fake_model_config(engine: Any, model: str, api_base: str | None = None) -> SimpleNamespace:
     """'fast' finishes in 2 quick turns; anything else takes 50 slow turns (to be cancelled)."""
     if model == "fast":
         return SimpleNamespace(label=model, max_turns=2, delay=0)

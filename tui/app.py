@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from tui.screens.live_model import LiveRegistry
     from tui.screens.forms import PlaySetup
     from tui.screens.forms_batch import BatchRequest
+    from tui.screens.study_form import CreatedStudy
 
 
 class BedsideApp(App[None]):
@@ -189,11 +190,39 @@ class BedsideApp(App[None]):
 
         try:
             cases = select_cases(await self.library(), req.cases or None, req.limit)
-            run_id = await run_batch_in_app(self, cases, req.models, req.concurrency)
+            run_id = await run_batch_in_app(self, cases, req.models, req.concurrency,
+                                            req.api_base)
         except Exception as err:
             self.show_error(err)
             return
         self.notify(f"Batch {run_id} done.")
+
+    def open_results(self) -> None:
+        """Show the results table (humans and models side by side)."""
+        from tui.screens.results import ResultsScreen
+
+        self.push_screen(ResultsScreen())
+
+    def open_analysis(self, study: str | None = None) -> None:
+        """Show the agreement analysis (of `study`, if given, else the newest study)."""
+        from tui.screens.analysis import AnalysisScreen
+
+        self.push_screen(AnalysisScreen(study))
+
+    def ask_new_study(self) -> None:
+        """Ask for a study definition; on success the Studies tab shows the new study."""
+        from tui.screens.study_form import StudyFormScreen
+
+        self.push_screen(StudyFormScreen(), self._study_created)
+
+    def _study_created(self, created: CreatedStudy | None) -> None:
+        if created is None:
+            return
+        self.notify(f"Study '{created.name}' created with {created.transcripts} transcripts.",
+                    markup=False)
+        if isinstance(self.screen, HomeScreen):
+            self.screen.refresh_db_tables()
+            self.screen.action_tab("studies")
 
     def open_study(self, study_id: str) -> None:
         """Open the rating screen of a study (tui.rating, written separately).

@@ -87,13 +87,13 @@ async def run_human(app: BedsideApp, case: Case, setup: PlaySetup, *, consultati
             mark_cancelled(db, consultation_id, fan)
 
 
-def model_config(engine: ModuleType, model: str) -> Any:
+def model_config(engine: ModuleType, model: str, api_base: str | None = None) -> Any:
     """The consultation config of a batch entry: `offline` or a model string for the doctor."""
     from core.config import AgentSpec, ConsultationConfig
 
     if model == "offline":
         return ConsultationConfig()
-    return ConsultationConfig(doctor=AgentSpec(kind="llm", model=model))
+    return ConsultationConfig(doctor=AgentSpec(kind="llm", model=model, api_base=api_base))
 
 
 def config_label(config: Any, model: str) -> str:
@@ -128,7 +128,7 @@ async def _one(app: BedsideApp, engine: ModuleType, case: Case, config: Any, ite
 
 
 async def run_batch_in_app(app: BedsideApp, cases: list[Case], models: list[str],
-                           concurrency: int) -> str:
+                           concurrency: int, api_base: str | None = None) -> str:
     """Run cases × models with bounded concurrency, each consultation individually cancellable."""
     from core.ids import new_id
     from db.cases import save_cases
@@ -138,7 +138,7 @@ async def run_batch_in_app(app: BedsideApp, cases: list[Case], models: list[str]
 
     db, registry = app.db, app.live
     engine = load_engine()
-    configs = [(m, model_config(engine, m)) for m in models]
+    configs = [(m, model_config(engine, m, api_base)) for m in models]
     save_cases(db, [c for c in cases if not db["cases"].count_where("id = ?", [c.id])])
     run_id = create_run(db, config={"models": models, "cases": [c.id for c in cases],
                                     "concurrency": concurrency}, provenance={"origin": "app"})

@@ -23,9 +23,11 @@ class BatchRequest:
     models: list[str]
     concurrency: int = 2
     limit: int | None = None
+    api_base: str | None = None  # an OpenAI-compatible server for the model doctors
 
 
-def parse_batch(cases: str, models: str, concurrency: str, limit: str) -> BatchRequest | str:
+def parse_batch(cases: str, models: str, concurrency: str, limit: str,
+                api_base: str = "") -> BatchRequest | str:
     """Validate the form; return the request or a one-line problem."""
     names = [m.strip() for m in models.split(",") if m.strip()]
     if not names:
@@ -34,8 +36,11 @@ def parse_batch(cases: str, models: str, concurrency: str, limit: str) -> BatchR
         return "Concurrency must be a whole number from 1 to 64."
     if limit.strip() and (not limit.strip().isdigit() or int(limit) < 1):
         return "Limit must be a positive whole number, or empty for no limit."
+    base = api_base.strip()
+    if base and not base.startswith(("http://", "https://")):
+        return "The API base URL must start with http:// or https://."
     return BatchRequest(cases=cases.strip(), models=names, concurrency=int(concurrency),
-                        limit=int(limit) if limit.strip() else None)
+                        limit=int(limit) if limit.strip() else None, api_base=base or None)
 
 
 class StartBatchScreen(ModalScreen[BatchRequest | None]):
@@ -52,6 +57,9 @@ class StartBatchScreen(ModalScreen[BatchRequest | None]):
             yield Input(id="batch-cases", placeholder="cardiology,en")
             yield Label("Doctors: 'offline' or model strings, comma-separated")
             yield Input(id="batch-models", value="offline")
+            yield Input(id="batch-api-base",
+                        placeholder="API base URL for the models (optional), e.g. "
+                        "http://127.0.0.1:8000/v1")
             with Horizontal(classes="row"):
                 yield Label("At once ")
                 yield Input(id="batch-concurrency", value="2", type="integer")
@@ -80,7 +88,8 @@ class StartBatchScreen(ModalScreen[BatchRequest | None]):
     def submit(self) -> None:
         """Validate and return the request."""
         result = parse_batch(*(self.query_one(f"#batch-{n}", Input).value
-                               for n in ("cases", "models", "concurrency", "limit")))
+                               for n in ("cases", "models", "concurrency", "limit",
+                                         "api-base")))
         if isinstance(result, str):
             self.query_one("#batch-error", Static).update(Text(result))
             return
