@@ -96,10 +96,11 @@ async def record_calls(base: str) -> list[list[tuple[AgentSpec, list[dict[str, s
 
 
 async def bedside_run(base: str, concurrency: int) -> float:
-    """Wall time of 64 consultations through run_batch."""
+    """Wall time of 64 consultations through run_batch (cases loaded before the clock)."""
     store = MemoryBatchStore()
+    jobs = jobs_for(base)
     t0 = time.perf_counter()
-    out = await run_batch(jobs_for(base), store, f"bench-{time.time_ns()}",
+    out = await run_batch(jobs, store, f"bench-{time.time_ns()}",
                           concurrency=concurrency, llm=LLMClient(api_key=KEY))
     elapsed = time.perf_counter() - t0
     bad = [o for o in out if o.status != "finished"]

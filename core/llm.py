@@ -83,6 +83,7 @@ class LLMClient:
         `backoff_scale` multiplies retry delays (tests make it small)."""
         self._api_key = api_key
         self.backoff_scale = backoff_scale
+        self._unpriced: set[str] = set()  # models litellm has no price for (skip the lookup)
 
     def _key(self, spec: AgentSpec) -> str | None:
         if self._api_key:
@@ -163,17 +164,18 @@ class LLMClient:
                "usage": usage.model_dump()}
         return Attempt(text, usage, raw)
 
-    @staticmethod
-    def _usage(lib: Any, spec: AgentSpec, usage: Any) -> Usage:
+    def _usage(self, lib: Any, spec: AgentSpec, usage: Any) -> Usage:
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
         completion = int(getattr(usage, "completion_tokens", 0) or 0)
         cost = 0.0
-        try:  # unknown models (local servers) have no price: cost stays 0
-            p, c = lib.cost_per_token(model=spec.model, prompt_tokens=prompt,
-                                      completion_tokens=completion)
-            cost = float(p + c)
-        except Exception:
-            cost = 0.0
+        model = spec.model or ""
+        if model not in self._unpriced:
+            try:  # unknown models (local servers) have no price: cost stays 0
+                p, c = lib.cost_per_token(model=model, prompt_tokens=prompt,
+                                          completion_tokens=completion)
+                cost = float(p + c)
+            except Exception:
+                self._unpriced.add(model)
         return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
 
 

@@ -18,7 +18,9 @@ INTRO = (
     "patient, orders tests from a simulated examiner and commits to a diagnosis.\n\n"
     "Use the mouse: click tabs, rows and buttons; scroll with the wheel. Or the keyboard: "
     "Tab moves between fields, the arrow keys move in lists, Enter opens the selected row, "
-    "Escape goes back. The bar at the bottom always shows the keys of the current screen."
+    "Escape goes back. The bar at the bottom always shows the keys of the current screen.\n\n"
+    "From the home screen: r shows the results table (humans and models side by side), "
+    "a the agreement analysis of a reader study or of a CSV file, s the new-study form."
 )
 
 

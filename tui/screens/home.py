@@ -41,6 +41,10 @@ class HomeScreen(Screen[None]):
         Binding("n", "next_unseen", "Next unseen"),
         Binding("w", "live", "Watch runs"),
         Binding("f5", "refresh", "Refresh"),
+        # Not in the footer (it is full at 80 columns); the tab hints and help list them.
+        Binding("r", "results", "Results", show=False),
+        Binding("a", "analysis", "Analysis", show=False),
+        Binding("s", "new_study", "New study", show=False),
         Binding("1", "tab('cases')", "Cases", show=False),
         Binding("2", "tab('consultations')", "Consultations", show=False),
         Binding("3", "tab('runs')", "Runs", show=False),
@@ -77,15 +81,17 @@ class HomeScreen(Screen[None]):
                 yield DataTable(id="consultations-table", cursor_type="row", zebra_stripes=True)
             with TabPane("Runs", id="runs"):
                 yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
-                yield Static(Text("Enter: watch this run · w: live runs (start a batch there)"),
-                             classes="hint")
+                yield Static(Text("Enter: watch this run · w: live runs (start a batch there)"
+                                  " · r: results table"), classes="hint")
             with TabPane("Studies", id="studies"):
                 yield DataTable(id="studies-table", cursor_type="row", zebra_stripes=True)
-                yield Static(Text("Enter: rate this study"), classes="hint")
+                yield Static(Text("Enter: rate this study · s: new study · a: agreement "
+                                  "analysis of this study"), classes="hint")
             with TabPane("Baseline", id="baseline"):
                 yield DataTable(id="baseline-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Finished consultations per doctor; physicians are "
-                                  "human:NAME. CI: Wilson 95 %."), classes="hint")
+                                  "human:NAME. CI: Wilson 95 %. r: full results table"),
+                             classes="hint")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -193,6 +199,21 @@ class HomeScreen(Screen[None]):
     def action_live(self) -> None:
         """Open the live runs screen."""
         self.bedside.open_live(run_id=None)
+
+    def action_results(self) -> None:
+        """Open the results table."""
+        self.bedside.open_results()
+
+    def action_analysis(self) -> None:
+        """Open the agreement analysis (of the selected study, on the Studies tab)."""
+        study = None
+        if self.query_one(TabbedContent).active == "studies":
+            study = selected_key(self.query_one("#studies-table", DataTable))
+        self.bedside.open_analysis(study)
+
+    def action_new_study(self) -> None:
+        """Open the new-study form."""
+        self.bedside.ask_new_study()
 
     def action_refresh(self) -> None:
         """Re-read everything."""

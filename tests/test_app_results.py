@@ -1,0 +1,119 @@
+"""Functional tests of the results screen: the `bedside results` table in the app."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.widgets import DataTable, Select
+
+from tests.app_support import seed
+from tui.app import BedsideApp
+from tui.screens.home import HomeScreen
+from tui.screens.results import ResultsScreen, columns, row_cells
+
+
+async def _home(pilot) -> HomeScreen:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if isinstance(pilot.app.screen, HomeScreen) and pilot.app.screen.cases:
+            return pilot.app.screen
+    raise AssertionError("home screen did not load")
+
+
+async def _rows(pilot, screen: ResultsScreen, by: str) -> list[dict]:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if screen.rows is not None and screen.rows_by == by:
+            return screen.rows
+    raise AssertionError(f"results by {by} never arrived")
+
+
+def _add_human(db_path: Path) -> None:
+    """A physician's finished consultation beside the seeded model one."""
+    from core.transcript import EndReason, Role, Transcript, Turn, Verdict
+    from db.connection import open_db
+    from db.consultations import save_transcript
+
+    db = open_db(db_path)
+    case_id = db.execute("SELECT case_id FROM consultations").fetchone()[0]
+    t = Transcript(case_id=case_id, doctor="human:alice", diagnosis="pneumonia",
+                   end_reason=EndReason.DIAGNOSIS,
+                   turns=[Turn(index=0, role=Role.DOCTOR, content="DIAGNOSIS READY: pneumonia",
+                               doctor_turn=1, kind="diagnosis")],
+                   verdicts=[Verdict(moderator="exact", correct=False)])
+    save_transcript(db, t, consultation_id="imp-human", origin="test")
+    db.conn.close()
+
+
+async def test_r_opens_results_with_humans_and_models_side_by_side(tmp_path: Path) -> None:
+    seed(tmp_path / "b.db")
+    _add_human(tmp_path / "b.db")
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _home(pilot)
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen)
+        rows = await _rows(pilot, screen, "model")
+        by_doctor = {r["model"]: r for r in rows}
+        assert set(by_doctor) == {"human:alice", "model-x"}
+        assert by_doctor["human:alice"]["doctor_kind"] == "human"
+        assert by_doctor["model-x"]["doctor_kind"] == "model"
+        assert by_doctor["model-x"]["accuracy"] == 1.0
+        assert by_doctor["human:alice"]["accuracy"] == 0.0
+        table = screen.query_one("#results-table", DataTable)
+        assert table.row_count == 2
+        headers = [str(c.label) for c in table.columns.values()]
+        assert headers[:4] == ["MODEL", "KIND", "N", "ACC"] and "95% CI" in headers
+        # Offline metrics were computed and stored by the worker, on its own connection.
+        from db.connection import open_db
+
+        stored = open_db(tmp_path / "b.db").execute(
+            "SELECT count(DISTINCT consultation_id) FROM metrics").fetchone()[0]
+        assert stored == 2
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_grouping_selector_and_key_regroup_the_table(tmp_path: Path) -> None:
+    seed(tmp_path / "b.db")
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(200, 60)) as pilot:
+        await _home(pilot)
+        app.open_results()
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen)
+        await _rows(pilot, screen, "model")
+        await pilot.press("g")
+        rows = await _rows(pilot, screen, "source")
+        assert screen.query_one("#results-by", Select).value == "source"
+        assert [r["source"] for r in rows] and all("source" in r for r in rows)
+        headers = [str(c.label) for c in screen.query_one(DataTable).columns.values()]
+        assert headers[0] == "SOURCE"
+        screen.query_one("#results-by", Select).value = "language"
+        rows = await _rows(pilot, screen, "language")
+        assert rows[0]["language"] == "en"
+
+
+async def test_empty_store_says_what_to_do(tmp_path: Path) -> None:
+    app = BedsideApp(tmp_path / "empty.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _home(pilot)
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen)
+        assert await _rows(pilot, screen, "model") == []
+        assert screen.query_one(DataTable).row_count == 0
+        status = str(screen.query_one("#results-status").render())
+        assert "No consultations yet" in status
+
+
+def test_row_cells_match_the_cli_columns_and_stay_literal() -> None:
+    row = {"model": "[bold]x[/]", "doctor_kind": "human", "finished": 3, "accuracy": 2 / 3,
+           "ci_low": 0.2, "ci_high": 0.94, "cost_usd": 0.0}
+    cells = row_cells(row, "model")
+    assert len(cells) == len(columns("model"))
+    assert cells[0].plain == "[bold]x[/]" and cells[0].spans == []
+    assert [c.plain for c in cells[1:5]] == ["human", "3", "66.7%", "20-94%"]
+    assert cells[-1].plain == "-"  # no patient ratings: shown as the CLI shows it
