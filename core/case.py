@@ -151,19 +151,41 @@ class ImageRef(_Model):
     given_upfront: bool = Field(True, description="Shown to the doctor at the start, else on request.")
 
 
+class Diagnosis(_Model):
+    """A secondary diagnosis: a disease entity with its own accepted names and codes."""
+
+    name: str = Field(min_length=1, description="The diagnosis as written, e.g. 'Hyperkalaemia'.")
+    synonyms: list[str] = Field(default_factory=list, description="Other accepted names for it.")
+    icd10: list[str] = Field(default_factory=list, description="Its ICD-10 code(s), if known.")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_string(cls, value: Any) -> Any:
+        # Authors and importers may write a plain name.
+        return {"name": value} if isinstance(value, str) else value
+
+
 class GroundTruth(_Model):
     """What the consultation should reach. Only the moderator and the evaluation see it."""
 
-    diagnosis: str = Field(description="The primary diagnosis.")
+    diagnosis: str = Field(min_length=1, description="The primary diagnosis.")
     synonyms: list[str] = Field(default_factory=list, description="Accepted names for it.")
-    other_diagnoses: list[str] = Field(default_factory=list, description="Secondary diagnoses.")
+    other_diagnoses: list[Diagnosis] = Field(
+        default_factory=list, description="Secondary diagnoses, each with its own names/codes.")
     differential: list[str] = Field(default_factory=list, description="Reasonable alternatives.")
     rationale: str | None = Field(None, description="Why this is the diagnosis.")
     treatment: str | None = Field(None, description="The treatment plan or course.")
-    icd10: list[str] = Field(default_factory=list, description="ICD-10 codes, primary first.")
+    icd10: list[str] = Field(
+        default_factory=list,
+        description="ICD-10 code(s) of the primary diagnosis only; a secondary diagnosis "
+        "carries its own codes.")
     options: list[str] = Field(default_factory=list, description="Multiple-choice options.")
     correct_option: str | None = Field(None, description="The correct option, if any.")
     extra: dict[str, str] = Field(default_factory=dict, description="Other source fields.")
+
+    def other_names(self) -> list[str]:
+        """The names of the secondary diagnoses."""
+        return [d.name for d in self.other_diagnoses]
 
 
 class Case(_Model):
@@ -187,6 +209,10 @@ class Case(_Model):
     images: list[ImageRef] = Field(default_factory=list, description="Clinical images.")
     tags: list[str] = Field(default_factory=list, description="Free tags.")
     notes: str | None = Field(None, description="Author's notes; never shown to any agent.")
+    placeholder: bool = Field(
+        False, description="A stand-in for a record that was not imported (e.g. the case of "
+        "an imported transcript): it has no real ground truth, is never run and is left out "
+        "of accuracy and metrics.")
 
     def findings(self) -> list[tuple[str, tuple[str, ...], Item]]:
         """Every examination and test item with its kind ('exam'/'test') and path."""

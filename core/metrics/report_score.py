@@ -51,7 +51,7 @@ def case_record(case: Case) -> str:
     lines.extend(f"Test: {i.render()}" for i in case.tests)
     lines.append(f"Diagnosis: {t.diagnosis}")
     if t.other_diagnoses:
-        lines.append(f"Secondary diagnoses: {'; '.join(t.other_diagnoses)}")
+        lines.append(f"Secondary diagnoses: {'; '.join(t.other_names())}")
     if t.rationale:
         lines.append(f"Rationale: {t.rationale}")
     if t.treatment:
