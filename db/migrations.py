@@ -128,3 +128,10 @@ def m004_rating_saves(db: Database) -> None:
     db["rating_history"].add_column("save_id", str)
     db["rating_history"].add_column("prev_value", str)
     db["rating_history"].add_column("prev_comment", str)
+
+
+# Later migrations are appended below, one block per area, in this order. A block's
+# migrations are numbered within its range so that two areas never take the same name.
+# --- engine and store: m005_* ---
+# --- benchmark metrics: m006_* ---
+# --- reader studies: m007_* ---
