@@ -6,7 +6,9 @@ Must not import: tui, textual, rich, litellm.
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
+from pydantic import BaseModel, Field
 from sqlite_utils import Database
 
 from core.case import Case
@@ -16,20 +18,62 @@ from core.transcript import utc_now
 from db.jsoncol import loads
 
 
+def _row(case: Case) -> dict[str, Any]:
+    data = case_to_json(case)
+    return {
+        "id": case.id, "title": case.title, "specialty": case.specialty,
+        "language": case.language, "source": case.source, "licence": case.licence,
+        "data": data, "content_hash": hashlib.sha256(data.encode()).hexdigest()[:16],
+        "added_at": utc_now(),
+    }
+
+
 def save_cases(db: Database, cases: list[Case]) -> int:
     """Insert or replace cases in one transaction; return how many were written."""
-    rows = []
-    for case in cases:
-        data = case_to_json(case)
-        rows.append({
-            "id": case.id, "title": case.title, "specialty": case.specialty,
-            "language": case.language, "source": case.source, "licence": case.licence,
-            "data": data, "content_hash": hashlib.sha256(data.encode()).hexdigest()[:16],
-            "added_at": utc_now(),
-        })
+    rows = [_row(case) for case in cases]
     with db.atomic():
         db["cases"].upsert_all(rows, pk="id")
     return len(rows)
+
+
+class SaveReport(BaseModel):
+    """What `import_cases` did with each case id."""
+
+    new: list[str] = Field(default_factory=list, description="Ids not stored before.")
+    updated: list[str] = Field(default_factory=list, description="Stored ids whose content "
+                               "changed (a placeholder replaced by the real case counts here).")
+    unchanged: list[str] = Field(default_factory=list, description="Stored, same content.")
+    updated_with_runs: int = Field(0, description="Updated cases that already have "
+                                   "consultations that were run (not imported) on the old "
+                                   "version.")
+
+
+def import_cases(db: Database, cases: list[Case]) -> SaveReport:
+    """Store imported cases in one transaction: new ids are added, changed ones replaced,
+    identical ones left as they are (keeping their first `added_at`)."""
+    report = SaveReport()
+    rows = {case.id: _row(case) for case in cases}  # a repeated id: the last one wins
+    ids = list(rows)
+    old = {r["id"]: r["content_hash"] for chunk in _chunks(ids)
+           for r in db["cases"].rows_where(f"id in ({', '.join('?' * len(chunk))})", chunk,
+                                           select="id, content_hash")}
+    for cid, row in rows.items():
+        status = "new" if cid not in old else \
+            "unchanged" if old[cid] == row["content_hash"] else "updated"
+        getattr(report, status).append(cid)
+    with db.atomic():
+        db["cases"].upsert_all([rows[c] for c in report.new + report.updated], pk="id")
+    for chunk in _chunks(report.updated):
+        report.updated_with_runs += db.execute(
+            "select count(distinct case_id) from consultations where case_id in "
+            f"({', '.join('?' * len(chunk))}) and coalesce(origin, '') not like 'import:%'",
+            chunk).fetchone()[0]
+    return report
+
+
+def _chunks(ids: list[str], size: int = 500) -> list[list[str]]:
+    """Id lists short enough for one SQL `in (...)` (SQLite caps bound parameters)."""
+    return [ids[i:i + size] for i in range(0, len(ids), size)]
 
 
 def get_case(db: Database, case_id: str) -> Case:

@@ -23,8 +23,53 @@ def test_cases_list_json_shows_the_library(tmp_path) -> None:
     assert len(rows) >= 30
     assert len({r["specialty"] for r in rows}) >= 6
     assert len({r["language"] for r in rows}) >= 4
-    assert set(rows[0]) == {"id", "title", "specialty", "language", "source"}
+    assert set(rows[0]) == {"id", "title", "specialty", "language", "source", "placeholder"}
+    assert not any(r["placeholder"] for r in rows)
     assert not (tmp_path / "bedside.db").exists()  # listing never creates a database
+
+
+def _columns(line: str) -> list[int]:
+    """Display columns where each field after the first starts (fields are 2+ spaces apart)."""
+    import re
+
+    from tui.cmd_cases import display_width
+
+    return [display_width(line[:m.end()]) for m in re.finditer(r"\S\s{2,}(?=\S)", line)]
+
+
+def test_cases_list_aligns_cjk_titles_and_sets_placeholders_apart(tmp_path) -> None:
+    from tests.test_importers import AIH_ZH, DIALOG, RJUA, peer
+
+    db = tmp_path / "p.db"
+    for fmt, sample in (("aihospital", AIH_ZH), ("rjua", RJUA), ("aihospital-dialog", DIALOG)):
+        assert bedside("cases", "import", fmt, str(peer(sample)), "--db", str(db),
+                       home=tmp_path).returncode == 0
+    out = bedside("cases", "list", "--db", str(db), home=tmp_path)
+    assert out.returncode == 0, out.stderr
+    table, _, rest = out.stdout.partition("\n\n")
+    lines = table.splitlines()
+    assert lines[0].split() == ["ID", "TITLE", "SPECIALTY", "LANGUAGE", "SOURCE"]
+    cjk = [ln for ln in lines if ln.startswith(("aihospital-1003", "rjua-sp_test_case"))]
+    assert len(cjk) == 2 and "男，54岁" in cjk[0]
+    for line in lines[1:]:
+        assert _columns(line) == _columns(lines[0]), line  # every column starts in line
+    summary, _, placeholders = rest.partition("\n\n")
+    assert summary.startswith(f"{len(lines) - 1} cases, ")  # placeholders are not counted
+    assert placeholders.startswith("5 placeholder cases")
+    assert "aihospital-1812" in placeholders and "aihospital-1812" not in table
+    listed = json.loads(bedside("cases", "list", "--json", "--db", str(db),
+                                home=tmp_path).stdout)
+    marked = {r["id"] for r in listed if r["placeholder"]}
+    assert len(marked) == 5 and "aihospital-1812" in marked
+    assert {r["language"] for r in listed if r["placeholder"]} == {"zh-Hans"}  # the dialogues'
+
+
+def test_display_width_and_fit() -> None:
+    from tui.cmd_cases import display_width, fit
+
+    assert display_width("男，54岁") == 8 and display_width("e\u0301") == 1
+    assert fit("膀胱癌", 5) == "膀胱…" and display_width(fit("膀胱癌", 5)) == 5
+    assert fit("abc", 5) == "abc  "
 
 
 def test_validate_reports_every_problem_with_file_line_field(tmp_path) -> None:

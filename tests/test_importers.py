@@ -1,27 +1,50 @@
 """Importers from the peer benchmarks' formats: real samples (read in place from the shared
-folder beside the repo, never copied) and synthetic malformed or odd inputs in tmp_path."""
+folder beside the repo, never copied) and synthetic malformed or odd inputs in tmp_path.
+
+The samples are expected in ../shared/peers beside the checkout (as in CI); the environment
+variable BEDSIDE_PEERS names another folder. A missing sample fails the test with a message
+saying where it was looked for — it is never skipped.
+"""
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from core.agents.retrieval_examiner import RetrievalExaminer
 from core.case import Case
 from core.errors import InputError
 from core.importers import FORMATS, ImportResult, import_file
 from core.transcript import EndReason, Role
+from core.views import doctor_view, examiner_view, patient_view
 
-PEERS = Path(__file__).resolve().parents[2] / "shared" / "peers"
-MEDQA = PEERS / "agentclinic" / "agentclinic_medqa_sample.jsonl"
-NEJM = PEERS / "agentclinic" / "agentclinic_nejm_sample.jsonl"
-AIH_ZH = PEERS / "ai_hospital" / "patients_zh_sample.json"
-AIH_EN = PEERS / "ai_hospital" / "patients_en_sample.json"
-DIALOG = PEERS / "ai_hospital" / "dialog_history_sample.jsonl"
-RJUA = PEERS / "rjua" / "sp_test_case.csv"
+MEDQA = "agentclinic/agentclinic_medqa_sample.jsonl"
+NEJM = "agentclinic/agentclinic_nejm_sample.jsonl"
+AIH_ZH = "ai_hospital/patients_zh_sample.json"
+AIH_EN = "ai_hospital/patients_en_sample.json"
+DIALOG = "ai_hospital/dialog_history_sample.jsonl"
+RJUA = "rjua/sp_test_case.csv"
 RJUA_HEADER = "类目大项,类目子项,结果,约束,备注,上位词,得分项分类\n"
+
+
+def peers_root() -> Path:
+    """$BEDSIDE_PEERS, else the shared folder beside the checkout."""
+    override = os.environ.get("BEDSIDE_PEERS")
+    return Path(override) if override else Path(__file__).resolve().parents[2] / "shared" / "peers"
+
+
+def peer(relative: str) -> Path:
+    """The path of a peer sample; fails (never skips) with where it was expected."""
+    path = peers_root() / relative
+    if not path.is_file():
+        pytest.fail(f"peer sample '{relative}' not found in {peers_root()}: the samples are "
+                    "expected in ../shared/peers beside the checkout, or in the folder named "
+                    "by the environment variable BEDSIDE_PEERS", pytrace=False)
+    return path
 
 
 def _roundtrip(result: ImportResult) -> None:
@@ -60,17 +83,82 @@ def test_formats_are_listed_and_unknown_format_names_them(tmp_path: Path) -> Non
     assert set(FORMATS) == {"agentclinic", "agentclinic-nejm", "aihospital",
                             "aihospital-dialog", "rjua"}
     with pytest.raises(InputError) as err:
-        import_file("medqa", MEDQA)
+        import_file("medqa", peer(MEDQA))
     assert "unknown format 'medqa'" in str(err.value) and "aihospital-dialog" in str(err.value)
     with pytest.raises(InputError, match="no such file"):
         import_file("rjua", tmp_path / "missing.csv")
+
+
+def test_missing_peer_folder_fails_with_where_it_is_expected(tmp_path: Path,
+                                                              monkeypatch) -> None:
+    monkeypatch.setenv("BEDSIDE_PEERS", str(tmp_path / "nowhere"))
+    with pytest.raises(pytest.fail.Exception) as err:
+        peer(MEDQA)
+    message = str(err.value)
+    assert str(tmp_path / "nowhere") in message and "BEDSIDE_PEERS" in message
+    assert "../shared/peers" in message
+    (tmp_path / "mine" / "agentclinic").mkdir(parents=True)
+    (tmp_path / "mine" / MEDQA).write_text("{}", encoding="utf-8")
+    monkeypatch.setenv("BEDSIDE_PEERS", str(tmp_path / "mine"))
+    assert peer(MEDQA) == tmp_path / "mine" / MEDQA
+
+
+# ---------------------------------------------------------------- reading files
+
+_OSCE_LINE = json.dumps({"OSCE_Examination": {"Correct_Diagnosis": "Gout\u2028(acute)",
+                                               "Objective_for_Doctor": "Assess\u2029the toe.",
+                                               "Patient_Actor": {"History": "Pain\u0085"}}},
+                        ensure_ascii=False)
+
+
+@pytest.mark.parametrize(("name", "data"), [
+    ("crlf", (_OSCE_LINE + "\r\n\r\n" + _OSCE_LINE + "\r\n").encode()),
+    ("bom", b"\xef\xbb\xbf" + (_OSCE_LINE + "\n" + _OSCE_LINE).encode()),
+    ("no-final-newline", (_OSCE_LINE + "\n\n   \n" + _OSCE_LINE).encode()),
+    ("json-list", ("[\n" + _OSCE_LINE + ",\n" + _OSCE_LINE + "\n]").encode()),
+])
+def test_jsonl_variants_load(tmp_path: Path, name: str, data: bytes) -> None:
+    """U+2028/U+2029/U+0085 inside strings (json.dumps writes them raw) do not end lines."""
+    path = tmp_path / f"{name}.jsonl"
+    path.write_bytes(data)
+    cases = import_file("agentclinic", path).cases
+    assert len(cases) == 2 and cases[0].truth.diagnosis == "Gout\u2028(acute)"
+    assert cases[1].id.endswith(str(3 if name in ("crlf", "json-list") else
+                                    4 if name == "no-final-newline" else 2))
+
+
+@pytest.mark.parametrize(("fmt", "data", "line", "needle"), [
+    ("agentclinic", b"", None, "no cases in the file"),
+    ("aihospital", b"[]", None, "no records in the file"),
+    ("aihospital-dialog", b"\n\n", None, "no dialogues in the file"),
+    ("agentclinic-nejm", "caf\u00e9\n".encode("latin-1") * 2, 1, "not UTF-8"),
+    ("aihospital", "[{}]".encode("utf-16"), 1, "UTF-16"),
+    ("agentclinic", b'{"OSCE_Examination": {}}\n' + b"[" * 5000 + b"]" * 5000, 2,
+     "nested too deeply"),
+    ("aihospital", b"[\n" + b'{"a":' * 3000 + b"1" + b"}" * 3000 + b"\n]", 2,
+     "nested too deeply"),
+    ("aihospital-dialog", b'{"dialog_history": ' + b"[" * 150 + b"]" * 150 + b"}", 1,
+     "nested too deeply"),
+    ("aihospital", b'[{"medical_record": {"x": 1}},\n 7]', 2, "expected a JSON object"),
+    ("aihospital", b'[{"id": 1}] trailing', 1, "extra data after the list"),
+    ("agentclinic-nejm", b'{\n  "question": "Q",\n  "answers": [,]\n}', 3, "not valid JSON"),
+])
+def test_bad_files_give_one_line_errors(tmp_path: Path, fmt: str, data: bytes,
+                                        line: int | None, needle: str) -> None:
+    path = tmp_path / "bad.data"
+    path.write_bytes(data)
+    with pytest.raises(InputError) as err:
+        import_file(fmt, path)
+    message = str(err.value)
+    assert "\n" not in message and needle in message
+    assert message.startswith(f"{path}:{line}:" if line else f"{path}:")
 
 
 # ---------------------------------------------------------------- AgentClinic MedQA
 
 
 def test_agentclinic_sample() -> None:
-    result = import_file("agentclinic", MEDQA)
+    result = import_file("agentclinic", peer(MEDQA))
     assert len(result.cases) == 5 and result.warnings == []
     _roundtrip(result)
     first = result.cases[0]
@@ -91,8 +179,8 @@ def test_agentclinic_sample() -> None:
 
 
 def test_agentclinic_sample_loses_no_leaf_text() -> None:
-    lines = [json.loads(ln) for ln in MEDQA.read_text(encoding="utf-8").splitlines() if ln]
-    for case, raw in zip(import_file("agentclinic", MEDQA).cases, lines, strict=True):
+    lines = [json.loads(ln) for ln in peer(MEDQA).read_text(encoding="utf-8").splitlines() if ln]
+    for case, raw in zip(import_file("agentclinic", peer(MEDQA)).cases, lines, strict=True):
         osce = raw["OSCE_Examination"]
         text = _tree_text(case.physical_exam) + _tree_text(case.tests)
         for leaf in _string_leaves(osce["Physical_Examination_Findings"]) + \
@@ -174,6 +262,81 @@ def test_agentclinic_free_form_nesting(tmp_path: Path) -> None:
     assert case.patient.demographics.sex == "male"
 
 
+def test_agentclinic_sample_patient_sees_no_finding() -> None:
+    """No examination or test text of the sample reaches the patient's view."""
+    raw = [json.loads(ln) for ln in peer(MEDQA).read_text(encoding="utf-8").splitlines() if ln]
+    for case, line in zip(import_file("agentclinic", peer(MEDQA)).cases, raw, strict=True):
+        osce = line["OSCE_Examination"]
+        seen = patient_view(case).model_dump_json()
+        leaves = _string_leaves(osce["Physical_Examination_Findings"]) + \
+            _string_leaves(osce["Test_Results"])
+        for leaf in (x for x in leaves if len(x) > 20):
+            assert leaf not in seen, (case.id, leaf)
+        assert osce["Correct_Diagnosis"] not in seen
+
+
+def test_agentclinic_key_spellings_route_to_the_examiner(tmp_path: Path) -> None:
+    """Exam/test sections under any spelling reach the examiner, never truth.extra; an
+    empty Correct_Diagnosis falls back to a filled Diagnosis; sections misplaced inside
+    Patient_Actor leave the patient."""
+    osce = {"OSCE_Examination": {
+        "Objective_for_Doctor": "Assess the patient with chest pain.",
+        "Patient_Actor": {"Demographics": "60-year-old man", "History": "Chest pain for 1 h.",
+                          "Symptoms": {"Primary_Symptom": "Chest pain"},
+                          "Vital_Signs": {"BP": "150/90"},
+                          "Test_Results": {"Troponin": "raised"},
+                          "Past_Diagnoses": "Hypertension"},
+        "Exam_Findings": {"Heart": "S4 gallop"},
+        "Imaging": {"Chest_X-Ray": "normal mediastinum"},
+        "Lab_Results": ["CK-MB 40", "K 4.1"],
+        "ECG": "ST elevation in II, III, aVF",
+        "Differential_Diagnosis": ["Aortic dissection", "Pericarditis"],
+        "Management": "Primary PCI",
+        "Correct_Diagnosis": "",
+        "Diagnosis": "Inferior STEMI",
+    }}
+    path = tmp_path / "odd.jsonl"
+    path.write_text(json.dumps(osce), encoding="utf-8")
+    result = import_file("agentclinic", path)
+    case = result.cases[0]
+    assert case.truth.diagnosis == "Inferior STEMI"
+    assert any("'Correct_Diagnosis' is empty" in w for w in result.warnings)
+    assert _find(case.physical_exam, "Heart").value == "S4 gallop"
+    assert _find(case.physical_exam, "BP").value == "150/90"  # lifted out of Patient_Actor
+    assert _find(case.tests, "Chest X-Ray").value == "normal mediastinum"
+    assert _find(case.tests, "Troponin").value == "raised"
+    assert _find(case.tests, "Lab Results").value == "CK-MB 40; K 4.1"
+    assert _find(case.tests, "ECG").value == "ST elevation in II, III, aVF"
+    assert case.truth.extra == {}  # nothing left unrouted
+    assert case.truth.differential == ["Aortic dissection", "Pericarditis"]
+    assert case.truth.treatment == "Primary PCI"
+    seen = patient_view(case).model_dump_json()
+    assert "150/90" not in seen and "raised" not in seen and "S4" not in seen
+    assert "Hypertension" in seen  # the patient's own past diagnoses stay with the patient
+    moved = [w for w in result.warnings if "moved to the examiner" in w]
+    assert len(moved) == 2 and all("odd.jsonl:1" in w for w in moved)
+
+
+def test_agentclinic_bare_osce_line_and_list_diagnosis(tmp_path: Path) -> None:
+    record = {"Objective_for_Doctor": "Assess.", "Patient_Actor": {"History": "Cough."},
+              "Test_Results": {"CXR": "consolidation"},
+              "Final_Diagnosis": ["Pneumonia", "Sepsis"]}
+    path = tmp_path / "bare.jsonl"
+    path.write_text(json.dumps(record) + "\r\n", encoding="utf-8")
+    result = import_file("agentclinic", path)
+    case = result.cases[0]
+    assert case.truth.diagnosis == "Pneumonia" and case.truth.other_names() == ["Sepsis"]
+    assert any("no OSCE_Examination key" in w for w in result.warnings)
+    odd = {"OSCE_Examination": {"Patient_Actor": "A 30-year-old man with a cough.",
+                                "History": "Since childhood.",
+                                "Correct_Diagnosis": {"Primary": "Asthma", "Other": "Eczema"}}}
+    path.write_text(json.dumps(odd), encoding="utf-8")
+    case = import_file("agentclinic", path).cases[0]
+    assert case.patient.history_of_present_illness == ("A 30-year-old man with a cough.\n"
+                                                       "Since childhood.")
+    assert case.truth.diagnosis == "Asthma" and case.truth.other_names() == ["Eczema"]
+
+
 @pytest.mark.parametrize(("content", "line", "needle"), [
     ('{"OSCE_Examination": {"Correct_Diagnosis": "X"}}\n{"OSCE_Examination": ', 2,
      "not valid JSON"),
@@ -193,20 +356,95 @@ def test_agentclinic_malformed(tmp_path: Path, content: str, line: int, needle: 
 # ---------------------------------------------------------------- AgentClinic NEJM
 
 
+def _sentences(text: str) -> list[str]:
+    """Rough sentence split for assertions (independent of the importer's own splitter)."""
+    import re
+
+    parts = re.split(r"(?<=[.?!])\s+|\s+-\s+|\s\d\.\s", text)
+    return [p.strip(" .") for p in parts if len(p.strip(" .")) > 15]
+
+
 def test_nejm_sample() -> None:
-    result = import_file("agentclinic-nejm", NEJM)
+    result = import_file("agentclinic-nejm", peer(NEJM))
     assert len(result.cases) == 3
     _roundtrip(result)
     case = result.cases[0]
     assert case.truth.diagnosis == case.truth.correct_option == "Exogenous ochronosis"
     assert len(case.truth.options) == 5 and "Contact dermatitis" in case.truth.options
     assert case.images[0].url.startswith("https://csvc.nejm.org/") and case.images[0].given_upfront
+    assert doctor_view(case).images[0].url == case.images[0].url  # the image is given up front
+    assert case.objective.startswith("A 55-year-old woman presented to the dermatology clinic")
     assert case.objective.endswith("What is the most likely diagnosis?")
     assert "hydroquinone" in case.patient.history_of_present_illness
-    assert "banana-shaped" in case.physical_exam[0].value
     assert case.specialty == "dermatology" and case.patient.demographics.age == "55"
     assert result.cases[2].truth.diagnosis == "Pulmonary Sarcoidosis"
     assert all("sarcoidosis" not in c.title.lower() for c in result.cases)
+    assert result.cases[2].objective.endswith("Which of the following is the most likely "
+                                              "diagnosis?")
+
+
+def test_nejm_findings_reach_only_the_examiner() -> None:
+    """No sentence of the exam text, nor of the question's findings, reaches the doctor."""
+    raw = [json.loads(ln) for ln in peer(NEJM).read_text(encoding="utf-8").splitlines() if ln]
+    for case, record in zip(import_file("agentclinic-nejm", peer(NEJM)).cases, raw, strict=True):
+        shown = doctor_view(case).model_dump_json()
+        for sentence in _sentences(record["physical_exams"]):
+            assert sentence not in shown, (case.id, sentence)
+        for marker in ("biopsy", "CT scan", "Dermoscopy", "On physical examination",
+                       "computed tomography", "Laboratory testing"):
+            assert marker.lower() not in case.objective.lower(), (case.id, marker)
+        assert case.truth.extra["question"] == record["question"]  # nothing is lost
+        assert case.truth.extra["physical_exams"] == record["physical_exams"]
+    case = import_file("agentclinic-nejm", peer(NEJM)).cases[0]
+    examiner = RetrievalExaminer(examiner_view(case))
+    text, reported = examiner.report(["skin biopsy"])
+    assert "banana-shaped bodies in the dermis" in text and "normal" not in text.lower()
+    assert reported == ["Skin biopsy"]
+    text, _ = examiner.report(["dermoscopy"])
+    assert "Hyperchromic, pinpoint macules" in text
+    text, _ = examiner.report(["physical examination"])
+    assert "bluish-brown patches" in text  # the question's exam sentence, for the examiner
+
+
+def test_nejm_labelled_segments_and_headings() -> None:
+    cases = import_file("agentclinic-nejm", peer(NEJM)).cases
+    boy = cases[1]  # "Laboratory testing results: - ... Imaging results: - CT scan of the neck: ..."
+    labs = _find(boy.tests, "Laboratory testing")
+    assert labs.value == "Peripheral eosinophilia present"
+    assert _find(boy.tests, "Laboratory testing", "Tests for histoplasmosis").value == "Negative"
+    assert _find(boy.tests, "Imaging", "CT scan of the neck").value.startswith("Hyperattenuating")
+    # A test the question names but physical_exams does not carry becomes its own item.
+    assert _find(boy.tests, "Lymph node biopsy").value == "Lymph node biopsy results are shown."
+    woman = cases[2]
+    assert _find(woman.tests, "Transbronchial lung biopsy").value.startswith("Showed multiple")
+    examiner = RetrievalExaminer(examiner_view(woman))
+    assert "noncaseating granulomas" in examiner.report(["lung biopsy"])[0]
+
+
+def test_nejm_no_findings_note_and_odd_shapes(tmp_path: Path) -> None:
+    """The source's 'no instrument readings' note is no finding; findings may be a dict."""
+    base = {"question": "A 40-year-old man presented with a rash on his back. On physical "
+            "examination, crusted papules were seen. A skin biopsy showed transepidermal "
+            "elimination of collagen. What is the most likely diagnosis?",
+            "answers": [{"text": "Reactive perforating collagenosis", "correct": "true"},
+                        {"text": "Folliculitis", "correct": False}]}
+    note = dict(base, physical_exams="The information provided does not include specific "
+                "instrument readings or numerical test results.")
+    nested = dict(base, physical_exams={"Skin_Biopsy": {"Histology": "collagen extrusion"}},
+                  type="dermatology", patient_info=["I have an itchy rash.", "It is on my back."])
+    path = tmp_path / "nejm.jsonl"
+    path.write_text(json.dumps(note) + "\n" + json.dumps(nested), encoding="utf-8")
+    result = import_file("agentclinic-nejm", path)
+    first, second = result.cases
+    assert any("nejm.jsonl:1" in w and "no findings" in w for w in result.warnings)
+    assert [i.name for i in first.tests] == ["Skin biopsy"]  # from the question, not the note
+    assert "transepidermal" in first.tests[0].value
+    assert "instrument readings" not in examiner_view(first).model_dump_json()
+    assert _find(second.tests, "Skin Biopsy", "Histology").value == "collagen extrusion"
+    assert second.objective == ("A 40-year-old man presented with a rash on his back. "
+                                "What is the most likely diagnosis?")
+    assert second.patient.history_of_present_illness == "I have an itchy rash.; It is on my back."
+    assert second.specialty == "dermatology"
 
 
 def test_nejm_malformed(tmp_path: Path) -> None:
@@ -226,7 +464,7 @@ def test_nejm_malformed(tmp_path: Path) -> None:
 
 
 def test_aihospital_chinese_sample() -> None:
-    result = import_file("aihospital", AIH_ZH)
+    result = import_file("aihospital", peer(AIH_ZH))
     assert len(result.cases) == 2
     _roundtrip(result)
     case = result.cases[0]
@@ -252,7 +490,7 @@ def test_aihospital_chinese_sample() -> None:
 
 
 def test_aihospital_english_sample() -> None:
-    result = import_file("aihospital", AIH_EN)
+    result = import_file("aihospital", peer(AIH_EN))
     _roundtrip(result)
     case = result.cases[0]
     assert case.id == "aihospital-10001" and case.language == "en"
@@ -263,7 +501,7 @@ def test_aihospital_english_sample() -> None:
     assert case.truth.diagnosis == "Grade 2 hypertension, high risk"
     assert case.truth.differential[1] == "Migraine"
     # Every bullet line of the source survives in the findings.
-    record = json.loads(AIH_EN.read_text(encoding="utf-8"))[0]["medical_record"]
+    record = json.loads(peer(AIH_EN).read_text(encoding="utf-8"))[0]["medical_record"]
     text = _tree_text(case.physical_exam) + _tree_text(case.tests)
     for key in ("physical_examination", "auxiliary_examinations"):
         for line in record[key].splitlines():
@@ -287,12 +525,50 @@ def test_aihospital_jsonl_and_errors(tmp_path: Path) -> None:
         import_file("aihospital", path)
     assert f"{path}:2" in str(err.value) and "medical_record" in str(err.value)
     listed = tmp_path / "list.json"
-    listed.write_text(json.dumps([rec, {"id": 7}]), encoding="utf-8")
-    with pytest.raises(InputError, match=r"list\.json: field 'record 2: medical_record'"):
+    text = json.dumps([rec, {"id": 7}], indent=2)  # the real files are pretty-printed lists
+    listed.write_text(text, encoding="utf-8")
+    second = text[:text.index('"id": 7')].rstrip().rstrip("{").count("\n") + 1
+    with pytest.raises(InputError) as err:
         import_file("aihospital", listed)
+    assert str(err.value) == f"{listed}:{second}: field 'medical_record': missing or not an object"
     listed.write_text('[{"id": 1},\n{"id": 2,,}]', encoding="utf-8")
     with pytest.raises(InputError, match=r"list\.json:2: not valid JSON"):
         import_file("aihospital", listed)
+
+
+def test_aihospital_list_errors_name_the_line_of_each_record(tmp_path: Path) -> None:
+    """Errors inside a JSON list name the line where that record starts (real format)."""
+    records = json.loads(peer(AIH_EN).read_text(encoding="utf-8"))
+    records[1]["medical_record"]["diagnostic_results"] = "；"
+    del records[1]["medical_record"]["preliminary_diagnosis"]
+    path = tmp_path / "patients_en.json"
+    text = json.dumps(records, indent=1, ensure_ascii=False)
+    path.write_text(text, encoding="utf-8")
+    second = text.index("\n {", text.index("\n {") + 1)  # where record 2's '{' is
+    start = text.count("\n", 0, second) + 2
+    with pytest.raises(InputError) as err:
+        import_file("aihospital", path)
+    assert str(err.value) == (f"{path}:{start}: field 'medical_record.diagnostic_results': "
+                              "holds no diagnosis name")
+
+
+@pytest.mark.parametrize("diagnosis", ["，，", "；", "1.\n2.", " ", "（1）（2）", "- "])
+def test_aihospital_punctuation_only_diagnosis_is_no_diagnosis(tmp_path: Path,
+                                                              diagnosis: str) -> None:
+    rec = {"id": 5, "medical_record": {"主诉": "头痛", "诊断结果": diagnosis}}
+    path = tmp_path / "p.jsonl"
+    path.write_text(json.dumps(rec, ensure_ascii=False) + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        import_file("aihospital", path)
+    message = str(err.value)
+    assert message.startswith(f"{path}:1: field 'medical_record") and "\n" not in message
+    # With a preliminary diagnosis the record still imports, with a warning.
+    rec["medical_record"]["初步诊断"] = "1. 偏头痛\n2. 高血压"
+    path.write_text(json.dumps(rec, ensure_ascii=False), encoding="utf-8")
+    result = import_file("aihospital", path)
+    assert result.cases[0].truth.diagnosis == "偏头痛"
+    assert result.cases[0].truth.other_names() == ["高血压"]
+    assert any("preliminary" in w for w in result.warnings)
 
 
 def test_aihospital_falls_back_to_preliminary_diagnosis(tmp_path: Path) -> None:
@@ -309,7 +585,7 @@ def test_aihospital_falls_back_to_preliminary_diagnosis(tmp_path: Path) -> None:
 
 
 def test_dialog_sample() -> None:
-    result = import_file("aihospital-dialog", DIALOG)
+    result = import_file("aihospital-dialog", peer(DIALOG))
     assert len(result.transcripts) == 5 and result.cases == []
     first = result.transcripts[0]
     assert first.case_id == "aihospital-1812" and first.doctor == "gpt-4"
@@ -334,6 +610,60 @@ def test_dialog_sample() -> None:
     assert last_patient.meta["end"] and not last_patient.content.endswith(">")
 
 
+def test_dialog_sample_addressees() -> None:
+    """Doctor → patient; patient → the leading tag's addressee; Reporter → doctor (in every
+    sample history a Reporter turn is followed by the Doctor's turn that uses it)."""
+    raw = [json.loads(ln) for ln in peer(DIALOG).read_text(encoding="utf-8").splitlines() if ln]
+    result = import_file("aihospital-dialog", peer(DIALOG))
+    reporters = 0
+    for transcript, record in zip(result.transcripts, raw, strict=True):
+        history = record["dialog_history"]
+        for turn, source in zip(transcript.turns, history, strict=True):
+            if turn.role is Role.DOCTOR:
+                assert turn.addressee is Role.PATIENT
+            elif turn.role is Role.EXAMINER:
+                reporters += 1
+                assert turn.addressee is Role.DOCTOR
+                assert history[turn.index + 1]["role"] == "Doctor"
+            else:
+                lead = source["content"].lstrip()
+                expected = Role.EXAMINER if lead.startswith("<对检查员讲>") else Role.DOCTOR
+                assert turn.addressee is expected, (turn.index, source["content"][:30])
+        assert transcript.meta["import"]["file"] == DIALOG.split("/")[-1]
+        assert len(transcript.meta["import"]["sha256"]) == 64
+    assert reporters == 4
+    again = import_file("aihospital-dialog", peer(DIALOG))  # stable across imports
+    assert [t.meta["import"]["sha256"] for t in again.transcripts] == \
+        [t.meta["import"]["sha256"] for t in result.transcripts]
+
+
+def test_dialog_routes_on_the_leading_tag_only(tmp_path: Path) -> None:
+    history = [
+        {"turn": 0, "role": "Doctor", "content": "哪里不舒服？"},
+        {"turn": 1, "role": "Patient", "content": "<对医生讲> 我头痛。医生说过<对检查员讲>要做CT。"},
+        {"turn": 1, "role": "Doctor", "content": "请去做头颅CT。"},
+        {"turn": 2, "role": "Patient", "content": "  <对检查员讲><对医生讲> 请告诉我头颅CT结果。"},
+        {"turn": 2, "role": "Reporter", "content": "#检查项目#\n- 头颅CT: 未见异常"},
+        {"turn": 2, "role": "Doctor", "content": "CT正常。"},
+        {"turn": 3, "role": "Patient", "content": "<结束> <对医生讲> 谢谢医生。"},
+        {"turn": 4, "role": "Patient", "content": "好的\u2028明白了 <结束>"},
+    ]
+    path = tmp_path / "d.jsonl"
+    # ensure_ascii=False writes U+2028 raw inside the string: still one JSONL line.
+    path.write_text(json.dumps({"patient_id": 9, "dialog_history": history},
+                               ensure_ascii=False), encoding="utf-8")
+    turns = import_file("aihospital-dialog", path).transcripts[0].turns
+    assert turns[1].addressee is Role.DOCTOR and turns[1].kind == "answer"
+    assert turns[1].content == "我头痛。医生说过<对检查员讲>要做CT。"  # a later tag is text
+    assert turns[3].addressee is Role.EXAMINER and turns[3].kind == "test_request"
+    assert turns[3].content == "请告诉我头颅CT结果。"
+    assert turns[4].addressee is Role.DOCTOR and turns[4].tests == ["头颅CT"]
+    assert turns[6].addressee is Role.DOCTOR and turns[6].meta["end"]
+    assert turns[6].content == "谢谢医生。"
+    assert turns[7].addressee is Role.DOCTOR and turns[7].meta["end"]
+    assert turns[7].content == "好的\u2028明白了"
+
+
 def test_dialog_malformed_and_fallback_id(tmp_path: Path) -> None:
     path = tmp_path / "d.jsonl"
     ok = {"dialog_history": [{"turn": 0, "role": "Doctor", "content": "Hi"}]}
@@ -353,7 +683,7 @@ def test_dialog_malformed_and_fallback_id(tmp_path: Path) -> None:
 
 
 def test_rjua_sample() -> None:
-    result = import_file("rjua", RJUA)
+    result = import_file("rjua", peer(RJUA))
     _roundtrip(result)
     (case,) = result.cases
     assert (case.source, case.licence, case.language) == ("rjua", "CC-BY-NC-SA-4.0", "zh-Hans")
@@ -386,6 +716,28 @@ def test_rjua_sample() -> None:
     names = {i.name for _, _, i in case.findings()}
     assert all(n in names for c, n in steps if c == "test" and n)
     assert case.truth.extra["正确顺序"].startswith("尿常规=")
+
+
+def test_rjua_sample_partition() -> None:
+    """Operative findings leave the patient for the examiner; the diagnosis named in the
+    patient's opening (RJUA's design) is kept but reported."""
+    result = import_file("rjua", peer(RJUA))
+    case = result.cases[0]
+    seen = patient_view(case).model_dump_json()
+    assert "广基实性新生物" not in seen and "栓塞左侧骼内动脉" not in seen
+    surgery = {h.name: h.text for h in case.patient.history if h.kind == "surgical"}
+    assert surgery == {"经尿道膀胱肿瘤电切术": "经尿道膀胱肿瘤电切术（1个半月前）",
+                       "DSA": "DSA（1个半月前）"}
+    operation = _find(case.tests, "经尿道膀胱肿瘤电切术术中所见")
+    assert "广基实性新生物" in operation.value and operation.timing == "1个半月前"
+    assert operation.weight == 0.0  # RJUA scores the history row, not this copy
+    examiner = RetrievalExaminer(examiner_view(case))
+    assert "广基实性新生物" in examiner.report(["经尿道膀胱肿瘤电切术"])[0]
+    assert "栓塞左侧骼内动脉" in examiner.report(["DSA"])[0]
+    leak = [w for w in result.warnings if "names the diagnosis" in w]
+    assert len(leak) == 1 and "'膀胱癌'" in leak[0] and "'膀胱肿瘤'" in leak[0]
+    assert "'膀胱恶性肿瘤'" not in leak[0]  # the opening does not use the full name
+    assert leak[0].startswith(f"{peer(RJUA)}: case rjua-sp_test_case")
 
 
 def _rjua(tmp_path: Path, body: str, header: str = RJUA_HEADER, bom: bool = False) -> Path:
@@ -422,3 +774,108 @@ def test_rjua_malformed_rows(tmp_path: Path) -> None:
         import_file("rjua", _rjua(tmp_path, ",发热,,2天,,,\n"))
     with pytest.raises(InputError, match=r"sp\.csv:3: bad CSV"):
         import_file("rjua", _rjua(tmp_path, '诊断,核心诊断,肾结石,,,,\n检验,尿常规,"a"b,,,,\n'))
+
+
+# ---------------------------------------------------------------- fuzzing every importer
+
+
+def _mutations(value: Any, rng: Any) -> Any:
+    """One random nasty change somewhere in a JSON value: a key dropped or respelled, a
+    value replaced by a wrong type, nested in a dict, wrapped in a list."""
+    if isinstance(value, dict) and value:
+        value = dict(value)
+        key = rng.choice(list(value))
+        op = rng.randrange(6)
+        if op == 0:
+            del value[key]
+        elif op == 1:
+            value[key.upper().replace("_", " ")] = value.pop(key)
+        elif op == 2:
+            value[key] = [value[key], value[key]]
+        elif op == 3:
+            value[key] = {"nested": value[key], "n": 3}
+        elif op == 4:
+            value[key] = rng.choice([None, 1, 2.5, True, "", [], {}, "，，", "；", "1.\n2.",
+                                     "\u2028", "<结束>"])
+        else:
+            value[key] = _mutations(value[key], rng)
+        return value
+    if isinstance(value, list) and value:
+        value = list(value)
+        i = rng.randrange(len(value))
+        value[i] = rng.choice([None, 7, {"x": value[i]}, _mutations(value[i], rng)])
+        return value
+    return rng.choice(["", None, 0, [value], {"t": value}, "<对检查员讲>x"])
+
+
+@pytest.mark.parametrize(("fmt", "sample"), [
+    ("agentclinic", MEDQA), ("agentclinic-nejm", NEJM), ("aihospital", AIH_ZH),
+    ("aihospital", AIH_EN), ("aihospital-dialog", DIALOG)])
+def test_fuzzed_samples_import_or_fail_in_one_line(tmp_path: Path, fmt: str,
+                                                   sample: str) -> None:
+    """200 seeded mutations of each sample: each imports, or fails with a one-line
+    InputError naming the file and a line — never another exception."""
+    import random
+
+    text = peer(sample).read_text(encoding="utf-8")
+    records = json.loads(text) if text.lstrip().startswith("[") else \
+        [json.loads(ln) for ln in text.splitlines() if ln.strip()]
+    rng = random.Random(f"{fmt}:{sample}")
+    outcomes = set()
+    for n in range(200):
+        mutated = [_mutations(r, rng) if rng.random() < 0.6 else r for r in records]
+        path = tmp_path / f"{n}.json"
+        if sample.endswith(".json"):
+            path.write_text(json.dumps(mutated, ensure_ascii=False, indent=1), encoding="utf-8")
+        else:
+            path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in mutated),
+                            encoding="utf-8")
+        try:
+            result = import_file(fmt, path)
+        except InputError as err:
+            message = str(err)
+            assert "\n" not in message and message.startswith(f"{path}:"), message
+            outcomes.add("error")
+            continue
+        _roundtrip(result)
+        outcomes.add("ok")
+    assert outcomes == {"ok", "error"}  # the mutations exercise both paths
+
+
+def test_fuzzed_rjua_csv_imports_or_fails_in_one_line(tmp_path: Path) -> None:
+    """150 seeded damages of the RJUA sheet (rows dropped, cut short, lengthened, emptied,
+    cells blanked or replaced, header shuffled): import, or a one-line InputError."""
+    import csv
+    import io
+    import random
+
+    rows = list(csv.reader(io.StringIO(peer(RJUA).read_text(encoding="utf-8"))))
+    outcomes = set()
+    for seed in range(150):
+        rng = random.Random(seed)
+        damaged = [list(r) for r in rows]
+        for _ in range(rng.randrange(1, 5)):
+            i = rng.randrange(1, len(damaged))
+            op = rng.randrange(5)
+            if op == 0:
+                del damaged[i]
+            elif op == 1:
+                damaged[i] = damaged[i][:rng.randrange(len(damaged[i]) + 1)] + ["extra"] * op
+            elif op == 2 and damaged[i]:
+                damaged[i][rng.randrange(len(damaged[i]))] = rng.choice(
+                    ["", "，，", "无", "诊断", "正确顺序", "预计轮次", "手术史", ">>=", "\u2028"])
+            elif op == 3:
+                damaged[0] = rng.sample(damaged[0], len(damaged[0]))
+            else:
+                damaged[i] = []
+        out = io.StringIO()
+        csv.writer(out).writerows(damaged)
+        path = tmp_path / "sp.csv"
+        path.write_text(out.getvalue(), encoding="utf-8")
+        try:
+            _roundtrip(import_file("rjua", path))
+            outcomes.add("ok")
+        except InputError as err:
+            assert "\n" not in str(err) and str(err).startswith(f"{path}"), str(err)
+            outcomes.add("error")
+    assert outcomes == {"ok", "error"}

@@ -3,14 +3,23 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sys
+import unicodedata
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from core.caseio import bundled_cases_dir, dump_case, iter_case_files, load_bundled_cases, \
     validate_case_errors
 from core.case import Case
 from core.errors import InputError, NotFoundError
+from core.transcript import Transcript
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+TITLE_COLUMNS = 60  # widest title column of `cases list` (longer titles are cut with '…')
 
 
 def _library(db_path: str | None) -> list[Case]:
@@ -28,20 +37,60 @@ def _library(db_path: str | None) -> list[Case]:
     return sorted(cases.values(), key=lambda c: c.id)
 
 
+def display_width(text: str) -> int:
+    """Terminal columns `text` takes: East Asian wide/full-width characters take two,
+    combining marks none."""
+    return sum(0 if unicodedata.combining(ch) else
+               2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def fit(text: str, width: int) -> str:
+    """`text` cut (with '…') and padded with spaces to exactly `width` columns."""
+    if display_width(text) > width:
+        out, used = "", 0
+        for ch in text:
+            w = display_width(ch)
+            if used + w > width - 1:
+                break
+            out, used = out + ch, used + w
+        text = out + "…"
+    return text + " " * (width - display_width(text))
+
+
+def _table(rows: list[dict[str, Any]]) -> list[str]:
+    """Aligned lines (header first); titles are cut to keep a line readable."""
+    keys = ["id", "title", "specialty", "language", "source"]
+    # Imported titles may hold line breaks or tabs: one line per case, whatever the source.
+    cells = [{k: " ".join(str(r[k]).split()) for k in keys} for r in rows]
+    widths = {k: max(display_width(k), *(display_width(c[k]) for c in cells)) for k in keys}
+    widths["title"] = min(widths["title"], TITLE_COLUMNS)
+    lines = ["  ".join(fit(k.upper(), widths[k]) for k in keys)]
+    lines += ["  ".join(fit(c[k], widths[k]) for k in keys) for c in cells]
+    return [line.rstrip() for line in lines]
+
+
 def list_cases(args: argparse.Namespace) -> int:
-    """Print the library as a table or JSON."""
+    """Print the library as a table or JSON.
+
+    Placeholder cases (stand-ins for imported transcripts whose record was not imported)
+    are listed after the real ones, marked, and left out of the counts: they are never run.
+    """
     cases = _library(args.db)
     rows = [{"id": c.id, "title": c.title, "specialty": c.specialty, "language": c.language,
-             "source": c.source} for c in cases]
+             "source": c.source, "placeholder": c.placeholder} for c in cases]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
-    widths = {k: max(len(k), *(len(str(r[k])) for r in rows)) for k in rows[0]} if rows else {}
-    print("  ".join(k.upper().ljust(widths[k]) for k in widths))
-    for r in rows:
-        print("  ".join(str(r[k]).ljust(widths[k]) for k in widths))
-    print(f"\n{len(rows)} cases, {len({r['specialty'] for r in rows})} specialties, "
-          f"{len({r['language'] for r in rows})} languages")
+    real = [r for r in rows if not r["placeholder"]]
+    stand_ins = [r for r in rows if r["placeholder"]]
+    if real:
+        print("\n".join(_table(real)))
+    print(f"\n{len(real)} cases, {len({r['specialty'] for r in real})} specialties, "
+          f"{len({r['language'] for r in real})} languages")
+    if stand_ins:
+        print(f"\n{len(stand_ins)} placeholder cases (stand-ins for imported transcripts whose "
+              "case record was not imported; never run, not scored):")
+        print("\n".join(_table(stand_ins)))
     return 0
 
 
@@ -75,35 +124,78 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def import_cases(args: argparse.Namespace) -> int:
-    """Import a peer benchmark file into the database."""
+    """Import a peer benchmark file into the database.
+
+    Re-importing is safe: a case with a known id is updated (or left alone if identical),
+    and a transcript whose source record was imported before is skipped — its id is a hash
+    of the record, so the same dialogue never appears twice.
+    """
     path = Path(args.path)
     if not path.is_file():
         raise InputError("no such file", path=str(path))
-    from core.ids import new_id
     from core.importers import import_file
-    from db.cases import save_cases
+    from db.cases import import_cases as store_cases
     from db.connection import open_db
-    from db.consultations import save_transcript
 
     result = import_file(args.format, path)
     db = open_db(args.db)
-    save_cases(db, result.cases)
-    for t in result.transcripts:
-        if not db["cases"].count_where("id = ?", [t.case_id]):
-            save_cases(db, [_placeholder_case(t.case_id)])
-        save_transcript(db, t, consultation_id=new_id("imp-"), origin=f"import:{args.format}")
+    saved = store_cases(db, result.cases)
+    added, skipped = _store_transcripts(db, result.transcripts, args.format)
     for w in result.warnings:
         print(f"warning: {w}", file=sys.stderr)
-    print(f"imported {len(result.cases)} cases and {len(result.transcripts)} transcripts "
-          f"from {path}")
+    if saved.updated_with_runs:
+        print(f"warning: {saved.updated_with_runs} updated cases already have consultations; "
+              "their results were obtained on the previous version", file=sys.stderr)
+    parts = []
+    if result.cases or not result.transcripts:
+        parts.append(f"{len(result.cases)} cases ({len(saved.new)} new, {len(saved.updated)} "
+                     f"updated, {len(saved.unchanged)} unchanged)")
+    if result.transcripts:
+        parts.append(f"{added} transcripts" + (f" ({skipped} already imported, skipped)"
+                                               if skipped else ""))
+    print(f"imported {' and '.join(parts)} from {path}")
     return 0
 
 
-def _placeholder_case(case_id: str) -> Case:
+def _store_transcripts(db: Database, transcripts: list[Transcript], fmt: str) -> tuple[int, int]:
+    """Save each new transcript (its own transaction); return (added, skipped)."""
+    from db.cases import save_cases
+    from db.consultations import save_transcript
+
+    added = skipped = 0
+    for t in transcripts:
+        consultation_id = transcript_id(t)
+        if db["consultations"].count_where("id = ?", [consultation_id]):
+            skipped += 1
+            continue
+        if not db["cases"].count_where("id = ?", [t.case_id]):
+            save_cases(db, [_placeholder_case(t.case_id, _language_of(t))])
+        save_transcript(db, t, consultation_id=consultation_id, origin=f"import:{fmt}")
+        added += 1
+    return added, skipped
+
+
+def transcript_id(t: Transcript) -> str:
+    """Stable consultation id of an imported transcript: a hash of its source record
+    (importers put it in `meta["import"]["sha256"]`), else of the transcript itself."""
+    digest = (t.meta.get("import") or {}).get("sha256") if isinstance(t.meta, dict) else None
+    if not digest:
+        digest = hashlib.sha256(t.model_dump_json().encode()).hexdigest()
+    return f"imp-{digest[:24]}"
+
+
+def _placeholder_case(case_id: str, language: str = "en") -> Case:
     """A minimal case row for an imported transcript whose source record is not imported."""
     return Case(id=case_id, title=f"Imported transcript {case_id}", specialty="unknown",
-                source="imported", objective="(imported transcript; case record not available)",
+                language=language, source="imported",
+                objective="(imported transcript; case record not available)",
                 patient={}, truth={"diagnosis": "unknown"}, placeholder=True)
+
+
+def _language_of(t: Transcript) -> str:
+    """'zh-Hans' if the dialogue is written in Chinese, else 'en' (AI Hospital's two)."""
+    text = "".join(turn.content for turn in t.turns[:4])
+    return "zh-Hans" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
 
 
 def show(args: argparse.Namespace) -> int:

@@ -43,6 +43,8 @@ def import_file(fmt: str, path: Path) -> ImportResult:
         raise InputError(f"unknown format '{fmt}' (formats: {', '.join(FORMATS)})",
                          field="format")
     path = Path(path)
+    if path.is_dir():
+        raise InputError("is a folder; give one file", path=str(path))
     if not path.is_file():
         raise InputError("no such file", path=str(path))
     return importer(path)

@@ -1,9 +1,15 @@
 """Importer for AgentClinic OSCE JSONL files (MedQA and MedQA-extended).
 
-Each line holds `{"OSCE_Examination": {...}}`. The examination and test sections are
-free-form nested JSON with many key spellings; they become Item trees that keep every key
-and every scalar. Patient_Actor keys are mapped to our history kinds by keyword, unknown
-ones kept as kind "other".
+Each line holds `{"OSCE_Examination": {...}}`. Every top-level key is routed by its role
+(`agentclinic_keys.key_role`, robust to the many spellings of the full files): objective →
+doctor; Patient_Actor and other patient sections → patient; every examination section
+(Physical_Examination_Findings, Exam_Findings, Vital_Signs, ...) and test section
+(Test_Results, Lab_Results, Imaging, ...) → examiner, as Item trees that keep every key and
+every scalar; diagnosis, differential and treatment → ground truth; anything else →
+`truth.extra` with a warning. An examination, test or diagnosis section found inside
+Patient_Actor is moved out of the patient's reach. An empty `Correct_Diagnosis` next to a
+filled `Diagnosis` uses the filled one. Patient_Actor keys are mapped to our history kinds
+by keyword, unknown ones kept as kind "other".
 
 Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
@@ -15,15 +21,17 @@ from typing import Any
 
 from core.case import Case, Demographics, HistoryItem, Item, Symptom
 from core.errors import InputError
+from core.importers.agentclinic_keys import actor_key_role, key_role
 from core.importers.base import (
     ImportResult,
     build_case,
+    bullets_to_items,
     demographics_from_text,
     flatten_text,
     humanize,
-    iter_jsonl,
+    leak_warning,
+    load_records,
     norm_key,
-    read_text,
     safe_id,
     scalar_text,
     where,
@@ -73,11 +81,24 @@ def value_to_item(name: str, value: Any) -> Item:
 
 
 def section_items(value: Any, label: str) -> list[Item]:
-    """A whole exam/test section: each top-level key becomes one root Item."""
+    """A whole exam/test section: each top-level key becomes one root Item.
+
+    A list section contributes the keys of its objects as roots (so "CBC" stays findable
+    at the top) and its loose scalars as one Item `label`; a nested list is numbered.
+    """
     if isinstance(value, dict):
         return [value_to_item(k, v) for k, v in value.items()]
     if isinstance(value, list):
-        return [value_to_item(f"{label} {i}", v) for i, v in enumerate(value, start=1)]
+        roots: list[Item] = []
+        loose = [v for v in value if not isinstance(v, dict | list)]
+        if any(scalar_text(v) for v in loose):
+            roots.append(value_to_item(label, loose))
+        for i, v in enumerate(value, start=1):
+            if isinstance(v, dict):
+                roots.extend(value_to_item(k, sub) for k, sub in v.items())
+            elif isinstance(v, list):
+                roots.append(value_to_item(f"{label} {i}", v))
+        return roots
     if value is None or scalar_text(value) in (None, ""):
         return []
     return [value_to_item(label, value)]
@@ -132,8 +153,11 @@ def patient_from_actor(actor: Any) -> dict[str, Any]:
         text = flatten_text(value).strip()
         if nk == "demographics" or nk == "demographic":
             patient["demographics"] = _demographics(value)
-        elif nk in ("history", "historyofpresentillness", "hpi", "presentillness"):
-            patient["history_of_present_illness"] = text or None
+        elif nk in ("history", "historyofpresentillness", "hpi", "presentillness",
+                    "presentingillness"):
+            earlier = patient.get("history_of_present_illness")
+            patient["history_of_present_illness"] = "\n".join(
+                t for t in (earlier, text) if t) or None  # two story keys: keep both
         elif nk.startswith("symptom"):
             _symptoms(value, patient)
         elif nk in ("chiefcomplaint", "presentingcomplaint"):
@@ -155,19 +179,6 @@ def _title(patient: dict[str, Any], path: Path, line: int) -> str:
     return title if len(title) <= 100 else title[:97] + "..."
 
 
-def _sections(osce: dict[str, Any], kind: str) -> list[str]:
-    """Keys of the exam ('exam') or test ('test') sections; a file may split them up."""
-    keys = []
-    for key in osce:
-        nk = norm_key(key)
-        is_test = "test" in nk or "lab" in nk or "investigation" in nk
-        if kind == "test" and is_test:
-            keys.append(key)
-        elif kind == "exam" and not is_test and ("physical" in nk or "examinationfinding" in nk):
-            keys.append(key)
-    return keys
-
-
 def _demographics(value: Any) -> Demographics:
     """Demographics from a line of text, or from a dict with age/sex/occupation keys."""
     text = flatten_text(value).strip()
@@ -180,27 +191,81 @@ def _demographics(value: Any) -> Demographics:
     return demo
 
 
+def _section(value: Any, label: str) -> list[Item]:
+    """Items of one exam/test section; a text section may be a 'name: value' list."""
+    if isinstance(value, str):
+        return bullets_to_items(value, label) if value.strip() else []
+    return section_items(value, label)
+
+
+def _diagnosis(osce: dict[str, Any], keys: list[str], path: Path, line: int,
+               warnings: list[str]) -> tuple[str, list[str]]:
+    """(primary, others) from the first non-empty diagnosis key, Correct_Diagnosis first."""
+    keys = sorted(keys, key=lambda k: norm_key(k) != "correctdiagnosis")
+    for key in keys:
+        value = osce[key]
+        # A list or a {Primary: ..., Secondary: ...} object: the first entry is the primary.
+        values = value if isinstance(value, list) else list(value.values()) \
+            if isinstance(value, dict) else [value]
+        names = [flatten_text(v).strip() for v in values]
+        names = [n for n in names if n]
+        if names:
+            if key != keys[0]:
+                warnings.append(f"{where(path, line)}: '{keys[0]}' is empty; the diagnosis "
+                                f"comes from '{key}'")
+            return names[0], names[1:]
+    raise InputError("missing or empty", path=str(path), line=line,
+                     field=f"OSCE_Examination.{keys[0] if keys else 'Correct_Diagnosis'}")
+
+
+def _split_actor(osce: dict[str, Any], roles: dict[str, str], path: Path, line: int,
+                 warnings: list[str]) -> dict[str, Any]:
+    """The patient's own keys; exam/test/diagnosis keys found inside Patient_Actor are
+    lifted to the top level (into `osce` and `roles`) so that they leave the patient."""
+    actor: dict[str, Any] = {}
+    for key in [k for k, r in roles.items() if r == "patient"]:
+        value = osce[key]
+        nk = norm_key(key)
+        wrapper = "actor" in nk or nk.startswith("patient")
+        if wrapper and not isinstance(value, dict):
+            actor.setdefault("Present_Illness", value)  # a Patient_Actor that is just text
+            continue
+        if not wrapper:
+            actor[key] = value  # a section of the patient's own ("History", "Demographics")
+            continue
+        for inner, sub in value.items():
+            role = actor_key_role(inner)
+            if role == "patient":
+                actor[inner] = sub
+                continue
+            lifted = f"{key}.{inner}"
+            osce[lifted], roles[lifted] = sub, role
+            warnings.append(f"{where(path, line)}: '{lifted}' is not the patient's to know; "
+                            f"moved to the {'examiner' if role in ('exam', 'test') else 'truth'}")
+    return actor
+
+
 def case_from_osce(osce: Any, path: Path, line: int, warnings: list[str]) -> Case:
     """One Case from the value of an `OSCE_Examination` key."""
     if not isinstance(osce, dict):
         raise InputError("expected an object", path=str(path), line=line,
                          field="OSCE_Examination")
-    by_norm = {norm_key(k): k for k in osce}
-    diag_key = by_norm.get("correctdiagnosis") or by_norm.get("diagnosis")
-    diagnosis = flatten_text(osce[diag_key]).strip() if diag_key else ""
-    if not diagnosis:
-        raise InputError("missing or empty", path=str(path), line=line,
-                         field="OSCE_Examination.Correct_Diagnosis")
-    obj_key = by_norm.get("objectivefordoctor") or by_norm.get("objective")
-    objective = flatten_text(osce[obj_key]).strip() if obj_key else ""
-    if not objective:
+    osce = dict(osce)
+    roles = {k: key_role(k) for k in osce}
+    actor = _split_actor(osce, roles, path, line, warnings)
+    by_role: dict[str, list[str]] = {}
+    for key, role in roles.items():
+        by_role.setdefault(role, []).append(key)
+    diagnosis, others = _diagnosis(osce, by_role.get("diagnosis", []), path, line, warnings)
+    objective = " ".join(flatten_text(osce[k]).strip() for k in by_role.get("objective", []))
+    if not objective.strip():
         warnings.append(f"{where(path, line)}: no Objective_for_Doctor; a generic one is used")
         objective = DEFAULT_OBJECTIVE
-    actor_key = by_norm.get("patientactor") or by_norm.get("patient")
-    patient = patient_from_actor(osce[actor_key]) if actor_key else patient_from_actor(None)
-    exam, tests = _sections(osce, "exam"), _sections(osce, "test")
-    used = {diag_key, obj_key, actor_key, *exam, *tests}
-    extra = {k: flatten_text(v) for k, v in osce.items() if k not in used}
+    patient = patient_from_actor(actor if actor else None)
+    differential = [flatten_text(v).strip() for k in by_role.get("differential", [])
+                    for v in (osce[k] if isinstance(osce[k], list) else [osce[k]])]
+    treatment = "\n".join(flatten_text(osce[k]) for k in by_role.get("treatment", []))
+    extra = {k: flatten_text(osce[k]) for k in by_role.get("other", [])}
     for key in extra:
         warnings.append(f"{where(path, line)}: unknown key '{key}' kept in truth.extra")
     data = {
@@ -210,23 +275,41 @@ def case_from_osce(osce: Any, path: Path, line: int, warnings: list[str]) -> Cas
         "specialty": "general",
         "source": "agentclinic",
         "licence": "MIT",
-        "objective": objective,
+        "objective": objective.strip(),
         "patient": patient,
-        "physical_exam": [i for k in exam for i in section_items(osce[k], humanize(k))],
-        "tests": [i for k in tests for i in section_items(osce[k], humanize(k))],
-        "truth": {"diagnosis": diagnosis, "extra": extra},
+        "physical_exam": [i for k in by_role.get("exam", [])
+                          for i in _section(osce[k], humanize(k.split(".")[-1]))],
+        "tests": [i for k in by_role.get("test", [])
+                  for i in _section(osce[k], humanize(k.split(".")[-1]))],
+        "truth": {"diagnosis": diagnosis, "other_diagnoses": others,
+                  "differential": [d for d in differential if d],
+                  "treatment": treatment.strip() or None, "extra": extra},
     }
     return build_case(data, path, line)
+
+
+def _osce_of(record: dict[str, Any], path: Path, line: int,
+             warnings: list[str]) -> Any:
+    """The OSCE dict of a line: under `OSCE_Examination` (any spelling) or the line itself."""
+    key = next((k for k in record if norm_key(k) in ("osceexamination", "osce")), None)
+    if key is not None:
+        return record[key]
+    if any(key_role(k) == "diagnosis" for k in record):
+        warnings.append(f"{where(path, line)}: no OSCE_Examination key; the line itself is "
+                        "read as the OSCE record")
+        return record
+    raise InputError("missing", path=str(path), line=line, field="OSCE_Examination")
 
 
 def import_agentclinic(path: Path) -> ImportResult:
     """Import an AgentClinic OSCE JSONL file (one case per non-blank line)."""
     result = ImportResult()
-    for line, record in iter_jsonl(path, read_text(path)):
-        key = next((k for k in record if norm_key(k) == "osceexamination"), None)
-        if key is None:
-            raise InputError("missing", path=str(path), line=line, field="OSCE_Examination")
-        result.cases.append(case_from_osce(record[key], path, line, result.warnings))
+    for line, record in load_records(path):
+        case = case_from_osce(_osce_of(record, path, line, result.warnings), path, line,
+                              result.warnings)
+        if warning := leak_warning(case, path, line):
+            result.warnings.append(warning)
+        result.cases.append(case)
     if not result.cases:
-        result.warnings.append(f"{path}: no cases found")
+        raise InputError("no cases in the file (is it empty?)", path=str(path))
     return result

@@ -1,29 +1,51 @@
 """Importer for AgentClinic's NEJM image-challenge JSONL.
 
-Each line: `image_url`, `question` (what the doctor is told), `patient_info` (the patient's
-script), `physical_exams` (examination and test findings as one text), `answers` (a list
-of `{text, correct}`), and optionally `type` (kept as tags).
+Each line: `image_url`, `question` (the case as NEJM prints it: presentation, findings,
+then the question), `patient_info` (the patient's script), `physical_exams` (the test
+results extracted from the case, as one text), `answers` (a list of `{text, correct}`),
+and optionally `type` (kept as tags).
+
+The information partition (our design, stricter than AgentClinic, which hands the doctor
+the whole question): the doctor's objective is only the presentation — the sentences of
+the question before its first examination or test finding — plus the question itself.
+The findings go to the examiner: each labelled segment of `physical_exams` becomes an
+item ("Skin biopsy", "Dermoscopy"), the question's physical-examination sentences become
+a "Physical examination" item, and a test sentence of the question that `physical_exams`
+does not cover becomes an item named after its subject. The full question and the raw
+`physical_exams` text are kept in `truth.extra`.
+
+The image is given to the doctor up front, as in AgentClinic's default NEJM setting: the
+challenge is posed about the image, and the examiner has no way to hand out images. Note
+that NEJM images often show the decisive panel (e.g. the biopsy), as the original does.
 
 Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import Any
 
-from core.case import Case
+from core.case import Case, Item
 from core.errors import InputError
+from core.importers.agentclinic import section_items
 from core.importers.base import (
     ImportResult,
     build_case,
     demographics_from_text,
     flatten_text,
-    iter_jsonl,
-    read_text,
+    leak_warning,
+    load_records,
     safe_id,
     where,
+)
+from core.importers.nejm_text import (
+    covered,
+    findings_items,
+    is_finding,
+    is_no_findings_note,
+    split_question,
+    subject_name,
 )
 
 # NEJM `type` labels that name a specialty we can use directly (lower case).
@@ -33,6 +55,7 @@ _SPECIALTIES = {
     "pediatrics", "psychiatry", "pulmonology", "rheumatology", "urology", "radiology",
 }
 _KNOWN = {"image_url", "question", "patient_info", "physical_exams", "answers", "type"}
+DEFAULT_ASK = "What is the most likely diagnosis?"
 
 
 def _answers(record: dict[str, Any], path: Path, line: int,
@@ -43,12 +66,12 @@ def _answers(record: dict[str, Any], path: Path, line: int,
                          line=line, field="answers")
     options, correct = [], []
     for i, ans in enumerate(answers):
-        if not isinstance(ans, dict) or not str(ans.get("text") or "").strip():
+        if not isinstance(ans, dict) or not flatten_text(ans.get("text")).strip():
             raise InputError("expected an object with a non-empty 'text'", path=str(path),
                              line=line, field=f"answers[{i}]")
-        text = str(ans["text"]).strip()
+        text = flatten_text(ans["text"]).strip()
         options.append(text)
-        if ans.get("correct") is True or str(ans.get("correct")).lower() == "true":
+        if ans.get("correct") is True or str(ans.get("correct")).strip().lower() == "true":
             correct.append(text)
     if not correct:
         raise InputError("no answer is marked correct", path=str(path), line=line,
@@ -59,11 +82,33 @@ def _answers(record: dict[str, Any], path: Path, line: int,
     return options, correct[0]
 
 
-def _title(question: str, line: int, path: Path) -> str:
+def _title(presentation: str, line: int, path: Path) -> str:
     """The question's first sentence (it describes the patient, not the diagnosis)."""
-    first = re.split(r"(?<=[.?!])\s", question.strip(), maxsplit=1)[0].rstrip(".")
+    first = presentation.rstrip(".")
     title = first if first else f"NEJM image challenge ({path.stem} line {line})"
     return title if len(title) <= 100 else title[:97] + "..."
+
+
+def _findings(record: dict[str, Any], exam: list[str], tests: list[str], path: Path,
+              line: int, warnings: list[str]) -> tuple[list[Item], list[Item]]:
+    """(physical_exam, tests) items from `physical_exams` and the question's findings."""
+    raw = record.get("physical_exams")
+    text = "" if isinstance(raw, dict | list) else flatten_text(raw).strip()
+    if isinstance(raw, dict | list):
+        results = section_items(raw, "Findings")
+        text = flatten_text(raw)
+    elif text and is_no_findings_note(text):
+        warnings.append(f"{where(path, line)}: physical_exams holds no findings (an "
+                        "extraction note); the examiner reports the question's findings")
+        results, text = [], ""
+    else:
+        results = findings_items(text) if text else []
+    for sentence in tests:
+        if not text or not covered(sentence, text):
+            results.append(Item(name=subject_name(sentence), value=sentence))
+    physical = [Item(name="Physical examination", value=" ".join(exam),
+                     synonyms=["physical exam", "examination"])] if exam else []
+    return physical, results
 
 
 def case_from_nejm(record: dict[str, Any], path: Path, line: int,
@@ -76,29 +121,37 @@ def case_from_nejm(record: dict[str, Any], path: Path, line: int,
     types = record.get("type") or []
     tags = [flatten_text(t) for t in (types if isinstance(types, list) else [types])]
     specialty = next((t.lower() for t in tags if t.lower() in _SPECIALTIES), "general")
-    exams = flatten_text(record.get("physical_exams")).strip()
+    parts = split_question(question)
+    first = parts.presentation[0] if parts.presentation else question
+    if is_finding(first) and (parts.exam or parts.tests):
+        warnings.append(f"{where(path, line)}: the question's first sentence reports a "
+                        "finding; it is still given to the doctor as the presentation")
+    physical, results = _findings(record, parts.exam, parts.tests, path, line, warnings)
     url = flatten_text(record.get("image_url")).strip()
-    demo = demographics_from_text(re.split(r"(?<=[.?!])\s", question, maxsplit=1)[0])
+    demo = demographics_from_text(first)
     extra = {k: flatten_text(v) for k, v in record.items() if k not in _KNOWN}
+    extra["question"] = question
+    if record.get("physical_exams") not in (None, ""):
+        extra["physical_exams"] = flatten_text(record["physical_exams"])
     data = {
         "id": safe_id("agentclinic-nejm", path.stem, line),
-        "title": _title(question, line, path),
+        "title": _title(first, line, path),
         "language": "en",
         "specialty": specialty,
         "source": "agentclinic",
         "licence": "MIT",
-        "objective": question,
+        "objective": " ".join([*parts.presentation, *(parts.ask or [DEFAULT_ASK])]),
         "patient": {
             "demographics": {"age": demo.age, "sex": demo.sex},
             "history_of_present_illness": flatten_text(record.get("patient_info")).strip()
             or None,
         },
-        "physical_exam": [{"name": "Examination and test findings", "value": exams}]
-        if exams else [],
+        "physical_exam": physical,
+        "tests": results,
         "truth": {"diagnosis": correct, "options": options, "correct_option": correct,
                   "extra": extra},
         "images": [{"url": url, "given_upfront": True}] if url else [],
-        "tags": ["nejm", *tags],
+        "tags": ["nejm", *(t for t in tags if t)],
     }
     return build_case(data, path, line)
 
@@ -106,8 +159,12 @@ def case_from_nejm(record: dict[str, Any], path: Path, line: int,
 def import_agentclinic_nejm(path: Path) -> ImportResult:
     """Import an AgentClinic NEJM JSONL file (one case per non-blank line)."""
     result = ImportResult()
-    for line, record in iter_jsonl(path, read_text(path)):
-        result.cases.append(case_from_nejm(record, path, line, result.warnings))
+    for line, record in load_records(path):
+        case = case_from_nejm(record, path, line, result.warnings)
+        if warning := leak_warning(case, path, line):
+            result.warnings.append(warning)
+        result.cases.append(case)
     if not result.cases:
-        result.warnings.append(f"{path}: no cases found")
+        raise InputError("no cases in the file (is it empty?)", path=str(path))
     return result
+

@@ -25,6 +25,7 @@ from core.importers.base import (
     flatten_text,
     has_cjk,
     humanize,
+    leak_warning,
     load_records,
     norm_key,
     safe_id,
@@ -112,13 +113,17 @@ def parse_general(text: str) -> Demographics:
 
 
 def _split_diagnoses(text: str, zh: bool) -> list[str]:
-    """Numbered lines, else '；'/';' separated, else (Chinese) '，' outside brackets."""
+    """Numbered lines, else '；'/';' separated, else (Chinese) '，' outside brackets.
+
+    Parts with no letter or digit ('，，', '1.') are dropped, so a diagnosis field of
+    punctuation only gives [] (no diagnosis).
+    """
     parts = split_numbered(text)
     if len(parts) == 1:
         parts = [p.strip() for p in re.split(r"[；;]", parts[0]) if p.strip()]
-    if len(parts) == 1 and zh:
-        parts = [p.strip() for p in re.split(r"，(?![^（(]*[)）])", parts[0]) if p.strip()]
-    return parts
+    if len(parts) == 1 and (zh or has_cjk(parts[0])):
+        parts = [p.strip() for p in re.split(r"[，,](?![^（(]*[)）])", parts[0]) if p.strip()]
+    return [p for p in parts if re.search(r"\w", p)]
 
 
 def _differential(text: str) -> list[str]:
@@ -151,9 +156,11 @@ def _fill(record: dict[str, Any], case: dict[str, Any], zh: bool) -> None:
         elif role == "tests":
             case["tests"] = bullets_to_items(text, _label(key))
         elif role == "diagnosis":
-            parts = _split_diagnoses(text, zh)
-            truth["diagnosis"], truth["other_diagnoses"] = parts[0], parts[1:]
             truth["extra"][key] = text
+            if parts := _split_diagnoses(text, zh):
+                truth["diagnosis"], truth["other_diagnoses"] = parts[0], parts[1:]
+            else:
+                case["empty_diagnosis_key"] = key  # treated as no diagnosis
         elif role == "rationale":
             truth["rationale"] = text
         elif role == "differential":
@@ -180,13 +187,32 @@ def _title(patient: dict[str, Any], zh: bool, label: str) -> str:
     return title if len(title) <= 100 else title[:97] + "..."
 
 
-def case_from_record(rec: dict[str, Any], path: Path, line: int | None, label: str,
-                     index: int, warnings: list[str]) -> Case:
-    """One Case from one MVME record."""
+def _final_diagnosis(case: dict[str, Any], zh: bool, path: Path, line: int,
+                     warnings: list[str]) -> None:
+    """Fall back to the preliminary diagnosis when there is no usable final one."""
+    truth = case["truth"]
+    empty_key = case.pop("empty_diagnosis_key", None)
+    if "diagnosis" in truth:
+        return
+    prelim_key = next((k for k in truth["extra"]
+                       if k.strip() == "初步诊断" or norm_key(k) == "preliminarydiagnosis"), None)
+    parts = _split_diagnoses(truth["extra"][prelim_key], zh) if prelim_key else []
+    if not parts:
+        field = f"medical_record.{empty_key}" if empty_key else "medical_record"
+        reason = "holds no diagnosis name" if empty_key else \
+            "no diagnosis (诊断结果 / diagnostic_results)"
+        raise InputError(reason, path=str(path), line=line, field=field)
+    warnings.append(f"{where(path, line)}: no final diagnosis; using the preliminary one")
+    truth["diagnosis"], truth["other_diagnoses"] = parts[0], parts[1:]
+
+
+def case_from_record(rec: dict[str, Any], path: Path, line: int,
+                     warnings: list[str]) -> Case:
+    """One Case from one MVME record (`line`: where the record starts in the file)."""
     record = rec.get("medical_record") or rec.get("raw_medical_record")
     if not isinstance(record, dict) or not record:
         raise InputError("missing or not an object", path=str(path), line=line,
-                         field=f"{label}: medical_record" if line is None else "medical_record")
+                         field="medical_record")
     zh = any(has_cjk(k) for k in record)
     language = "zh-Hans" if zh else "en"
     case: dict[str, Any] = {
@@ -194,47 +220,46 @@ def case_from_record(rec: dict[str, Any], path: Path, line: int | None, label: s
         "truth": {"extra": {}},
     }
     _fill(record, case, zh)
+    _final_diagnosis(case, zh, path, line, warnings)
     truth = case["truth"]
-    if "diagnosis" not in truth:
-        prelim = next((v for k, v in truth["extra"].items()
-                       if k.strip() == "初步诊断" or norm_key(k) == "preliminarydiagnosis"), "")
-        if not prelim:
-            raise InputError("no diagnosis (诊断结果 / diagnostic_results)", path=str(path),
-                             line=line, field=label if line is None else "medical_record")
-        warnings.append(f"{where(path, line, label)}: no final diagnosis; using the "
-                        "preliminary one")
-        parts = _split_diagnoses(prelim, zh)
-        truth["diagnosis"], truth["other_diagnoses"] = parts[0], parts[1:]
     for key, value in rec.items():
-        if key in ("medical_record", "profile", "id") or value in (None, "", {}):
+        if key in ("medical_record", "profile", "id") or value in (None, "", {}, []):
             continue
         if isinstance(value, dict):
             truth["extra"].update({f"{key}.{k}": flatten_text(v) for k, v in value.items()})
         else:
             truth["extra"][f"record.{key}"] = flatten_text(value)
     if rec.get("profile"):
-        case["patient"]["persona"] = flatten_text(rec["profile"]).strip()
+        case["patient"]["persona"] = flatten_text(rec["profile"]).strip() or None
     rid = rec.get("id")
     case.update({
-        "id": safe_id("aihospital", rid) if rid not in (None, "") else
-        safe_id("aihospital", path.stem, line if line is not None else index + 1),
-        "title": _title(case["patient"], zh, label),
+        "id": safe_id("aihospital", flatten_text(rid)) if flatten_text(rid).strip() else
+        safe_id("aihospital", path.stem, line),
+        "title": _title(case["patient"], zh, f"{path.stem} line {line}"),
         "language": language, "specialty": _specialty(rec), "source": "aihospital",
         "licence": LICENCE, "objective": _OBJECTIVE[language],
     })
-    return build_case(case, path, line, label)
+    return build_case(case, path, line)
 
 
 def import_aihospital(path: Path) -> ImportResult:
     """Import AI Hospital patient records (a JSON list, one JSON object, or JSONL)."""
     result = ImportResult()
-    seen: set[str] = set()
-    for index, (line, label, rec) in enumerate(load_records(path)):
-        case = case_from_record(rec, path, line, label, index, result.warnings)
+    seen: dict[str, int] = {}  # case id → index in result.cases
+    lines: list[int] = []  # line of each kept case
+    for line, rec in load_records(path):
+        case = case_from_record(rec, path, line, result.warnings)
+        if warning := leak_warning(case, path, line):
+            result.warnings.append(warning)
         if case.id in seen:
-            result.warnings.append(f"{where(path, line, label)}: duplicate id {case.id}")
-        seen.add(case.id)
+            first = seen[case.id]
+            result.warnings.append(f"{where(path, line)}: duplicate id {case.id} (also at "
+                                   f"line {lines[first]}); the later record is kept")
+            result.cases[first], lines[first] = case, line
+            continue
+        seen[case.id] = len(result.cases)
+        lines.append(line)
         result.cases.append(case)
     if not result.cases:
-        result.warnings.append(f"{path}: no records found")
+        raise InputError("no records in the file (is it empty?)", path=str(path))
     return result

@@ -1,10 +1,17 @@
 """Importer for AI Hospital dialogue histories (JSONL) → Transcripts.
 
 Each line holds `patient_id`, the agents' classes and engines, `time` and
-`dialog_history: [{turn, role, content}]`. Patient lines begin with a routing tag
-(<对医生讲> to the doctor, <对检查员讲> to the examiner) and may carry <结束> (end); tags
-are stripped from the content and become the addressee and `meta["end"]`. The doctor's
-closing '#症状# ... #治疗方案#' message becomes the transcript's FinalReport.
+`dialog_history: [{turn, role, content}]`. As in AI Hospital, the patient starts each
+message with its addressee — <对医生讲> (to the doctor) or <对检查员讲> (to the examiner) —
+so only the LEADING tags route a message; a tag later in the text is kept as written. An
+untagged patient message goes to the doctor (AI Hospital's default). <结束> (end) may come
+first or last; it sets `meta["end"]` and is removed. The doctor always speaks to the
+patient; the Reporter (examiner) answers the doctor — in the histories its report is
+followed by the doctor's turn, which uses it. The doctor's closing '#症状# ... #治疗方案#'
+message becomes the transcript's FinalReport.
+
+`meta["import"]` records the source file, line and a SHA-256 of the record, so that a
+re-import of the same record is recognised and skipped.
 
 Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
@@ -18,11 +25,19 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.errors import InputError
-from core.importers.base import ImportResult, bullets_to_items, iter_jsonl, read_text, safe_id
+from core.importers.base import (
+    ImportResult,
+    bullets_to_items,
+    flatten_text,
+    load_records,
+    record_digest,
+    safe_id,
+)
 from core.transcript import EndReason, FinalReport, Role, Transcript, Turn
 
 TAG_DOCTOR, TAG_EXAMINER, TAG_END = "<对医生讲>", "<对检查员讲>", "<结束>"
-_TAGS = re.compile(r"\s*(<对医生讲>|<对检查员讲>|<结束>)\s*")
+_LEADING = re.compile(r"^(?:\s*(?:<对医生讲>|<对检查员讲>|<结束>))+\s*")
+_TAG = re.compile(r"<对医生讲>|<对检查员讲>|<结束>")
 _ROLES = {
     "doctor": Role.DOCTOR, "医生": Role.DOCTOR,
     "patient": Role.PATIENT, "患者": Role.PATIENT, "病人": Role.PATIENT,
@@ -42,10 +57,35 @@ _HEADING = re.compile(r"#([^#\n]{1,30})#")
 
 
 def split_tags(content: str) -> tuple[str, list[str]]:
-    """Remove routing tags from a patient line; return (clean text, tags in order)."""
-    tags = _TAGS.findall(content)
-    clean = _TAGS.sub(lambda m: "\n" if m.start() and m.end() < len(content) else "", content)
-    return clean.strip(), tags
+    """Strip the leading routing tags and every <结束>; return (text, tags).
+
+    `tags` are the leading tags in order, plus <结束> if it occurs anywhere. A routing tag
+    after the start is part of what the patient said and stays in the text.
+    """
+    m = _LEADING.match(content)
+    leading = _TAG.findall(m.group(0)) if m else []
+    rest = content[m.end():] if m else content
+    clean = re.sub(r"\s*<结束>\s*", lambda t: "\n" if t.start() and t.end() < len(rest)
+                   else "", rest)
+    if TAG_END in rest and TAG_END not in leading:
+        leading.append(TAG_END)
+    return clean.strip(), leading
+
+
+def addressee_of(tags: list[str]) -> Role:
+    """The first routing tag decides; no routing tag means the doctor."""
+    first = next((t for t in tags if t != TAG_END), TAG_DOCTOR)
+    return Role.EXAMINER if first == TAG_EXAMINER else Role.DOCTOR
+
+
+def reported_tests(content: str) -> list[str]:
+    """Names of the tests a Reporter message reports: its top-level '- name:' bullets."""
+    body = re.sub(r"^\s*#[^#\n]*#\s*", "", content)
+    names = [m.group(1).strip() for m in re.finditer(r"^[-*•]\s*([^:：\n]{1,40}?)\s*[:：]",
+                                                      body, re.MULTILINE)]
+    if names:
+        return list(dict.fromkeys(names))
+    return [i.name for i in bullets_to_items(body, "") if i.name]
 
 
 def parse_report(content: str) -> FinalReport | None:
@@ -80,20 +120,17 @@ def _turn(index: int, raw: Any, path: Path, line: int) -> Turn:
     meta: dict[str, Any] = {"source_role": role_text,
                             **{k: v for k, v in raw.items() if k not in ("role", "content")}}
     source_turn = raw.get("turn") if isinstance(raw.get("turn"), int) else None
-    addressee = Role.PATIENT if role in (Role.DOCTOR, Role.EXAMINER) else None
+    addressee = {Role.DOCTOR: Role.PATIENT, Role.EXAMINER: Role.DOCTOR}.get(role)
     kind, tests = "message", []
     if role is Role.PATIENT:
         content, tags = split_tags(content)
         meta["tags"] = tags
         meta["end"] = TAG_END in tags
-        # An untagged patient line is answered by the doctor in the histories, so it is
-        # taken as addressed to the doctor.
-        addressee = Role.EXAMINER if TAG_EXAMINER in tags else Role.DOCTOR
+        addressee = addressee_of(tags)
         kind = "test_request" if addressee is Role.EXAMINER else "answer"
     elif role is Role.EXAMINER:
         kind = "result"
-        tests = [i.name for i in bullets_to_items(re.sub(r"^#[^#\n]*#\s*", "", content), "")
-                 if i.name]
+        tests = reported_tests(content)
     elif parse_report(content):
         kind = "report"
     doctor_turn = None
@@ -112,24 +149,36 @@ def transcript_from_record(record: dict[str, Any], path: Path, line: int) -> Tra
     turns = [_turn(i, raw, path, line) for i, raw in enumerate(history)]
     report = next((r for t in reversed(turns) if t.role is Role.DOCTOR
                    and (r := parse_report(t.content))), None)
-    pid = record.get("patient_id")
-    case_id = safe_id("aihospital", pid) if pid not in (None, "") else \
-        safe_id("aihospital-dialog", line)
-    doctor = record.get("doctor_engine_name") or record.get("doctor")
+    pid = flatten_text(record.get("patient_id")).strip()
+    case_id = safe_id("aihospital", pid) if pid else safe_id("aihospital-dialog", line)
+    doctor = flatten_text(record.get("doctor_engine_name") or record.get("doctor")).strip()
     meta = {k: v for k, v in record.items() if k != "dialog_history"}
+    meta["import"] = {"format": "aihospital-dialog", "file": path.name, "line": line,
+                      "sha256": record_digest(record)}
     try:
         return Transcript(case_id=case_id, turns=turns, end_reason=EndReason.IMPORTED,
-                          doctor=str(doctor) if doctor else None, meta=meta, report=report,
+                          doctor=doctor or None, meta=meta, report=report,
                           diagnosis=report.diagnostic_results if report else None)
     except ValidationError as err:  # pragma: no cover - fields above are already checked
         raise InputError(err.errors()[0]["msg"], path=str(path), line=line) from None
 
 
 def import_aihospital_dialog(path: Path) -> ImportResult:
-    """Import an AI Hospital dialogue-history JSONL file (one consultation per line)."""
+    """Import an AI Hospital dialogue-history file (JSONL, one consultation per line).
+
+    The same record twice in one file is imported once (with a warning).
+    """
     result = ImportResult()
-    for line, record in iter_jsonl(path, read_text(path)):
-        result.transcripts.append(transcript_from_record(record, path, line))
+    seen: dict[str, int] = {}
+    for line, record in load_records(path):
+        transcript = transcript_from_record(record, path, line)
+        digest = transcript.meta["import"]["sha256"]
+        if digest in seen:
+            result.warnings.append(f"{path}:{line}: same dialogue as line {seen[digest]}; "
+                                   "imported once")
+            continue
+        seen[digest] = line
+        result.transcripts.append(transcript)
     if not result.transcripts:
-        result.warnings.append(f"{path}: no dialogues found")
+        raise InputError("no dialogues in the file (is it empty?)", path=str(path))
     return result

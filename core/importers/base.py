@@ -1,6 +1,7 @@
-"""Shared helpers for the peer-format importers: the result model, file reading with
-file:line errors, and small text utilities (key names, languages, demographics, bullet
-lists → Item trees).
+"""Shared helpers for the peer-format importers: the result model, case validation with
+file:line errors, the check that the patient's information does not name the diagnosis,
+and small text utilities (key names, languages, demographics, bullet lists → Item trees).
+File reading lives in `core.importers.reading` and is re-exported here.
 
 Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
@@ -10,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +18,13 @@ from pydantic import BaseModel, Field, ValidationError
 
 from core.case import Case, Demographics, Item
 from core.errors import InputError
+from core.importers.reading import iter_jsonl, load_records, read_text, record_digest
 from core.transcript import Transcript
+
+__all__ = [  # the reading helpers are re-exported for the format modules
+    "ImportResult", "build_case", "iter_jsonl", "load_records", "read_text", "record_digest",
+    "where",
+]
 
 
 class ImportResult(BaseModel):
@@ -33,84 +39,62 @@ class ImportResult(BaseModel):
     )
 
 
-# ---------------------------------------------------------------------------------------
-# Reading files
-
-
-def read_text(path: Path) -> str:
-    """The file's text as UTF-8 (a leading BOM is dropped); InputError if unreadable."""
-    try:
-        return path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        raise InputError("no such file", path=str(path)) from None
-    except UnicodeDecodeError as err:
-        raise InputError(f"not UTF-8 text (byte {err.start})", path=str(path)) from None
-    except OSError as err:
-        raise InputError(f"cannot read ({err.strerror})", path=str(path)) from None
-
-
-def iter_jsonl(path: Path, text: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(1-based line, object) for each non-blank line; a bad line is an InputError."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue  # blank lines (often a trailing one) carry nothing
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as err:
-            raise InputError(f"not valid JSON ({err.msg}, column {err.colno})",
-                             path=str(path), line=number) from None
-        if not isinstance(obj, dict):
-            raise InputError("expected a JSON object on this line", path=str(path), line=number)
-        yield number, obj
-
-
-def load_records(path: Path) -> list[tuple[int | None, str, dict[str, Any]]]:
-    """Records of a JSON list, a single JSON object or JSONL, as (line, label, record).
-
-    `line` is the JSONL line (None inside a JSON document) and `label` names the record for
-    error messages, e.g. "record 2".
-    """
-    text = read_text(path)
-    stripped = text.lstrip()
-    if stripped.startswith("["):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as err:
-            raise InputError(f"not valid JSON ({err.msg})", path=str(path),
-                             line=err.lineno) from None
-        out: list[tuple[int | None, str, dict[str, Any]]] = []
-        for index, rec in enumerate(data):
-            if not isinstance(rec, dict):
-                raise InputError("expected a JSON object", path=str(path),
-                                 field=f"record {index + 1}")
-            out.append((None, f"record {index + 1}", rec))
-        return out
-    if stripped.startswith("{"):
-        try:  # one pretty-printed object; if that fails the file is read as JSONL
-            data = json.loads(text)
-            if isinstance(data, dict):
-                return [(None, "record 1", data)]
-        except json.JSONDecodeError:
-            pass
-    return [(line, f"line {line}", rec) for line, rec in iter_jsonl(path, text)]
-
-
-def build_case(data: dict[str, Any], path: Path, line: int | None, label: str = "") -> Case:
+def build_case(data: dict[str, Any], path: Path, line: int | None) -> Case:
     """Validate a case dict; a validation failure becomes a one-line InputError."""
     try:
         return Case.model_validate(data)
     except ValidationError as err:
         first = err.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        field = f"{label}: {where}" if label and line is None else where
+        field = ".".join(str(p) for p in first["loc"]) or "(case)"
         raise InputError(first["msg"], path=str(path), line=line, field=field) from None
 
 
-def where(path: Path, line: int | None, label: str = "") -> str:
-    """A 'file:line' (or 'file, record n') prefix for warnings."""
-    if line is not None:
-        return f"{path}:{line}"
-    return f"{path}, {label}" if label else str(path)
+def where(path: Path, line: int | None) -> str:
+    """A 'file:line' (or just 'file') prefix for warnings."""
+    return f"{path}:{line}" if line is not None else str(path)
+
+
+def truth_in_patient_view(case: Case) -> list[str]:
+    """Names of the primary diagnosis (or its synonyms) that occur in the patient's profile.
+
+    Secondary diagnoses are not checked: known comorbidities (hypertension, diabetes)
+    rightly belong to the patient's history.
+    """
+    text = _plain(" \n ".join(_strings(case.patient.model_dump(mode="json"))))
+    found = []
+    for name in dict.fromkeys([case.truth.diagnosis, *case.truth.synonyms]):
+        needle = _plain(name)
+        if len(needle) < (2 if has_cjk(needle) else 3) or needle == "unknown":
+            continue
+        hit = needle in text if has_cjk(needle) else \
+            re.search(rf"(?<![a-z0-9]){re.escape(needle)}(?![a-z0-9])", text)
+        if hit:
+            found.append(name)
+    return found
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string in a JSON-like value."""
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return [value] if isinstance(value, str) else []
+
+
+def _plain(text: str) -> str:
+    """Lower case with runs of spaces collapsed, for containment checks."""
+    return re.sub(r"\s+", " ", text.lower())
+
+
+def leak_warning(case: Case, path: Path, line: int | None) -> str | None:
+    """A warning if the patient's profile names the diagnosis (the patient could say it)."""
+    names = truth_in_patient_view(case)
+    if not names:
+        return None
+    shown = ", ".join(f"'{n}'" for n in names)
+    return (f"{where(path, line)}: case {case.id}: the patient's information names the "
+            f"diagnosis ({shown}); the patient agent may reveal it")
 
 
 # ---------------------------------------------------------------------------------------

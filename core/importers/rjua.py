@@ -15,6 +15,11 @@ Conventions read from the published file:
 - 备注 weights: 重要得分项 → 2.0, 得分项 → 1.0 (RJUA's two levels; the ratio is ours).
 - A blank category continues the previous row's category (merged cells in the source sheet).
 - The public sample has 年龄 and 性别 swapped; whichever value looks like an age is the age.
+- 手术史 rows: the operation and its timing stay in the patient's history; a result that
+  describes what was found or done during it (the operative record) goes to the examiner
+  as "<operation>术中所见" (synonyms: the operation's name, 术中所见, 手术记录).
+- The patient's opening (首发问题) may name the diagnosis — RJUA's patients come for
+  treatment of a known disease. That is kept, with a warning naming the leaked names.
 
 Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
@@ -32,6 +37,7 @@ from core.errors import InputError
 from core.importers.base import (
     ImportResult,
     build_case,
+    leak_warning,
     looks_like_age,
     looks_like_sex,
     read_text,
@@ -78,8 +84,11 @@ def read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
         raise InputError(f"bad CSV ({err})", path=str(path), line=1) from None
     for col in REQUIRED:
         if col not in header:
-            raise InputError(f"missing required column (header: {', '.join(header)})",
-                             path=str(path), line=1, field=col)
+            shown = ", ".join(header)
+            shown = "".join(ch if ch.isprintable() else "?" for ch in shown)
+            shown = shown if len(shown) <= 80 else shown[:77] + "..."
+            raise InputError(f"missing required column (header: {shown})", path=str(path),
+                             line=1, field=col)
     rows, start = [], reader.line_num + 1
     try:
         for cells in reader:
@@ -210,11 +219,24 @@ class _Builder:
             (self.exam if cat in EXAM_CATEGORIES else self.tests).append(entry)
             self._note_step("exam" if cat in EXAM_CATEGORIES else "test", name)
         elif cat in HISTORY_CATEGORIES:
+            if HISTORY_CATEGORIES[cat] == "surgical" and _operative_findings(item, result):
+                self._operation(line, item, result, timing)
+                result = ""  # the patient knows the operation and when, not what was seen
             self._history(HISTORY_CATEGORIES[cat], cat, item, result, timing, weight, syn)
             self.names.setdefault(cat, ("history", HISTORY_CATEGORIES[cat]))
         else:
             self.warn(line, f"unknown category '{cat}' kept as history kind 'other'")
             self._history("other", cat, item, result, timing, weight, syn)
+
+    def _operation(self, line: int, item: str, findings: str, timing: str) -> None:
+        """The operative findings of a 手术史 row, as an examiner item (the record)."""
+        # Weight 0: RJUA scores the 手术史 row (history), so this copy must not add a
+        # test to information completeness (missing weights count as 1 there).
+        self.tests.append({"name": f"{item}术中所见", "value": findings,
+                           "timing": timing or None, "weight": 0.0,
+                           "synonyms": [item, "术中所见", "手术记录"], "relevant": None})
+        self.warn(line, f"手术史 '{item}': the operative findings go to the examiner, "
+                  "the operation itself stays in the patient's history")
 
     def _history(self, kind: str, cat: str, item: str, result: str, timing: str,
                  weight: float | None, syn: list[str]) -> None:
@@ -298,6 +320,12 @@ class _Builder:
         }
 
 
+def _operative_findings(item: str, result: str) -> bool:
+    """True if a surgical-history result describes what was found or done (not 有/无)."""
+    return bool(item and result and result not in _NEGATIVE
+                and result not in ("有", "是", "阳性") and len(result) > 4)
+
+
 def _merge_duplicates(items: list[dict[str, Any]], warnings: list[str],
                       path: Path) -> list[dict[str, Any]]:
     """Rows repeated verbatim (same name, result, timing) become one item.
@@ -335,4 +363,7 @@ def import_rjua(path: Path) -> ImportResult:
         previous = row["类目大项"]
         builder.add(line, row)
     case: Case = build_case(builder.finish(path), path, None)
+    if warning := leak_warning(case, path, None):
+        # RJUA's design: the patient comes for treatment of a known diagnosis.
+        builder.warnings.append(warning)
     return ImportResult(cases=[case], warnings=builder.warnings)
