@@ -117,3 +117,50 @@ def test_row_cells_match_the_cli_columns_and_stay_literal() -> None:
     assert cells[0].plain == "[bold]x[/]" and cells[0].spans == []
     assert [c.plain for c in cells[1:5]] == ["human", "3", "66.7%", "20-94%"]
     assert cells[-1].plain == "-"  # no patient ratings: shown as the CLI shows it
+
+
+async def test_a_row_lists_its_consultations_and_their_metrics(tmp_path: Path) -> None:
+    from tests.app_support import HOSTILE
+    from tui.screens.results import metric_lines
+
+    seed(tmp_path / "b.db")
+    _add_human(tmp_path / "b.db")
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(160, 50)) as pilot:
+        await _home(pilot)
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen)
+        rows = await _rows(pilot, screen, "model")
+        assert [r["model"] for r in rows] == ["human:alice", "model-x"]
+        lower = screen.query_one("#results-consultations", DataTable)
+        assert lower.row_count == 1 and [c["consultation_id"] for c in screen.shown] == [
+            "imp-human"]
+        await pilot.press("down")  # the model's row
+        await pilot.pause()
+        assert [c["consultation_id"] for c in screen.shown] == ["imp-seeded"]
+        detail = str(screen.query_one("#results-detail").render())
+        assert "imp-seeded" in detail and "guidance_precision" in detail
+        # report_score was never computed (no `bedside score`): said so, not shown as 0
+        assert "report_score" in detail and "not computed" in detail
+        # undefined metrics carry their reason
+        lines = metric_lines({**screen.shown[0], "diagnosis": HOSTILE,
+                              "reasons": "behaviour_standardization: fewer than 2 steps"})
+        assert "— fewer than 2 steps" in lines.plain
+        assert HOSTILE.split("\x1b")[0] in lines.plain and not any(
+            "red" in str(s.style) for s in lines.spans)  # literal, no markup
+
+
+def test_members_follow_the_grouping() -> None:
+    from tui.screens.results import members, split_reasons
+
+    consultations = [{"consultation_id": "a", "doctor": "m", "source": "bedside"},
+                     {"consultation_id": "b", "doctor": "m", "source": "agentclinic"},
+                     {"consultation_id": "c", "doctor": "m [one-step]", "source": "bedside"}]
+    row = {"source": "bedside", "doctor": "m"}
+    assert [c["consultation_id"] for c in members(row, "source", consultations)] == ["a"]
+    assert [c["consultation_id"] for c in members({"model": "m", "doctor": "m"}, "model",
+                                                  consultations)] == ["a", "b"]
+    assert split_reasons("entity_precision: no diagnosis entities (0/0); report_score: "
+                         "no final report") == {
+        "entity_precision": "no diagnosis entities (0/0)", "report_score": "no final report"}

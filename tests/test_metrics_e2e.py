@@ -1,35 +1,32 @@
-"""End to end: a batch run against the local OpenAI-compatible test server, recorded in
-SQLite; then every metric — offline, judge-scored report, patient ratings and the one-step
-upper bound — is computed, stored and shown in the results table."""
+"""End to end through the command line, against the local OpenAI-compatible test server:
+`bedside run` (interactive and one-step consultations of a model doctor, recorded in
+SQLite) → `bedside score` (LLM judge and rating patient) → `bedside results` (every metric,
+per row and per consultation)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from core.batch import run_batch
-from core.caseio import load_bundled_cases
-from core.config import AgentSpec, ConsultationConfig
-from core.llm import LLMClient
-from core.metrics.llmcall import complete_from_spec, spec_info
-from core.metrics.upper_bound import run_one_step
-from db.cases import save_cases
-from db.connection import open_db
-from db.consultations import Recorder, done_keys, save_transcript
-from db.metrics import compute_llm, compute_offline, get_metrics, results_table
-from db.runs import create_run
 from tests.fake_openai_server import FakeOpenAIServer
+from tui.cli import main
 
 JUDGE = json.dumps({"symptoms": "A", "examinations": "B", "diagnostic_results": "A",
                     "rationale": "B", "treatment_plan": "A"})
 RATING = '{"confidence": 8, "compliance": 9, "consult_again": 7}'
 ONE_STEP = ("DIAGNOSIS READY: Inferior STEMI\nSymptoms: chest pain\nExaminations: ECG\n"
             "Diagnostic results: inferior STEMI\nDiagnostic rationale: ST elevation\n"
-            "Treatment plan: primary PCI")
+            "Treatment plan: aspirin, ticagrelor, heparin and primary PCI")
+KEY = "sk-test-not-real-e2e-4242"
+ALL_METRICS = ("accuracy", "entity_precision", "entity_recall", "entity_f1",
+               "info_completeness", "guidance_precision", "guidance_recall",
+               "behaviour_standardization", "inquiry_coverage", "clinical_applicability",
+               "diagnostic_logicality", "treatment_logicality", "report_score",
+               "pr_confidence", "pr_compliance", "pr_consult_again")
 
 
 def metric_replies(body: dict[str, Any], n: int) -> str:
@@ -44,64 +41,64 @@ def metric_replies(body: dict[str, Any], n: int) -> str:
     return "OK."
 
 
-class _Store:
-    def __init__(self, db: Any) -> None:
-        self.db, self.recorder = db, Recorder(db)
-
-    def sink(self) -> Recorder:
-        return self.recorder
-
-    def done_keys(self, run_id: str) -> set[tuple[str, str]]:
-        return done_keys(self.db, run_id)
+def cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run `bedside ARGV`; (exit status, stdout, stderr)."""
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
 
 
-def test_batch_run_then_every_metric(tmp_path: Path) -> None:
-    case = next(c for c in load_bundled_cases() if c.id == "card-001")
-    db = open_db(tmp_path / "e2e.db")
-    save_cases(db, [case])
+def test_run_score_results_compute_every_metric(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str],
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BEDSIDE_HOME", str(tmp_path))
+    monkeypatch.setenv("E2E_KEY", KEY)
+    db = str(tmp_path / "e2e.db")
     with FakeOpenAIServer(replies={"unknown": metric_replies}) as server:
-        def spec(model: str) -> AgentSpec:
-            return AgentSpec(kind="llm", model=model, api_base=server.base_url, timeout=5,
-                             retries=0)
+        model = ["--api-base", server.base_url, "--api-key-env", "E2E_KEY", "--timeout", "5",
+                 "--retries", "0"]
+        code, out, _ = cli(capsys, "run", "--db", db, "--cases", "card-001,gi-001",
+                           "--doctor", "openai/doc-a", "--final-report", "--one-step",
+                           "--json", *model)
+        assert code == 0
+        run_id = json.loads(out)["run_id"]
+        score = ["score", "--db", db, "--run", run_id, "--judge", "openai/judge",
+                 "--rating-patient", "openai/patient", *model]
+        code, out, err = cli(capsys, *score)
+        assert code == 0 and "4 scored" in out and "[4/4]" in err
+        calls = len(server.requests)
+        code, out, _ = cli(capsys, *score)  # same judge: nothing is paid for twice
+        assert code == 0 and "4 already scored" in out and len(server.requests) == calls
 
-        config = ConsultationConfig(doctor=spec("openai/doc-a"), final_report=True)
-        run_id = create_run(db, config={}, provenance={})
-        client = LLMClient(api_key="sk-test-not-real")
-        outcomes = asyncio.run(run_batch([(case, config)], _Store(db), run_id, llm=client))
-        assert [o.status for o in outcomes] == ["finished"]
-        cid = outcomes[0].consultation_id
-
-        assert compute_offline(db, run_id=run_id) == 1
-        judge, patient = spec("openai/judge"), spec("openai/patient")
-        scored = asyncio.run(compute_llm(
-            db, run_id=run_id, judge=complete_from_spec(judge, client),
-            judge_info=spec_info(judge), patient=complete_from_spec(patient, client),
-            patient_info=spec_info(patient)))
-        assert scored == 1
-        upper = asyncio.run(run_one_step(case, complete_from_spec(spec("openai/doc-a"), client),
-                                         doctor="openai/doc-a", info=spec_info(judge)))
-    save_transcript(db, upper, consultation_id="upper-1", run_id=run_id, origin="one_step")
-    assert compute_offline(db, run_id=run_id) == 1  # only the new one-step consultation
-
-    m = get_metrics(db, cid)
-    names = {"accuracy", "entity_precision", "entity_recall", "entity_f1", "info_completeness",
-             "guidance_precision", "guidance_recall", "behaviour_standardization",
-             "clinical_applicability", "diagnostic_logicality", "treatment_logicality",
-             "report_score", "pr_confidence", "pr_compliance", "pr_consult_again"}
-    assert names <= set(m)
-    assert m["accuracy"][0] == 1.0 and m["diagnostic_logicality"][0] == 1.0
-    # A, B, A, B, A = 4, 3, 4, 3, 4 → mean 3.6 → (3.6 − 1) / 3 × 100 = 86.67
-    assert m["report_score"][0] == pytest.approx(260 / 3)
-    assert m["report_score"][1]["judge"]["model"] == "openai/judge"
-    assert (m["pr_confidence"][0], m["pr_compliance"][0], m["pr_consult_again"][0]) == (8, 9, 7)
-    for name in names:  # never NaN: a number, or None with a reason
-        value, detail = m[name]
-        assert value is None and detail.get("reason") or value == value
-
-    rows = {r["model"]: r for r in results_table(db, by="model", run_id=run_id)}
+    code, out, _ = cli(capsys, "results", "--db", db, "--run", run_id, "--json")
+    rows = {r["model"]: r for r in json.loads(out)}
     assert set(rows) == {"openai/doc-a", "openai/doc-a [one-step]"}
-    inter, one = rows["openai/doc-a"], rows["openai/doc-a [one-step]"]
-    assert inter["accuracy"] == 1.0 and one["accuracy"] == 1.0
+    inter, upper = rows["openai/doc-a"], rows["openai/doc-a [one-step]"]
+    # The scripted fake doctor names inferior STEMI for both cases: card-001 right,
+    # gi-001 (appendicitis) wrong → 1 of 2, for the interactive and the one-step rows.
+    assert (inter["n"], inter["correct"], upper["n"], upper["correct"]) == (2, 1, 2, 1)
+    assert upper["mode"] == "one_step" and upper["info_completeness"] is None
+    # A, B, A, B, A = 4, 3, 4, 3, 4 → mean 3.6 → (3.6 − 1) / 3 × 100 = 86.67
     assert inter["report_score"] == pytest.approx(260 / 3)
+    assert (inter["pr_confidence"], inter["pr_compliance"], inter["pr_consult_again"]) == (
+        8, 9, 7)
     assert inter["tokens"] > 0 and inter["mean_turns"] == 4
-    assert one["info_completeness"] is None and inter["info_completeness"] is not None
+
+    code, out, _ = cli(capsys, "results", "--db", db, "--run", run_id, "--per-consultation",
+                       "--json")
+    consultations = json.loads(out)
+    assert len(consultations) == 4
+    for row in consultations:  # every metric: a number, or None with its reason
+        for name in ALL_METRICS:
+            value = row[name]
+            assert (value is None and f"{name}: " in row["reasons"]) or value == value
+    card = next(r for r in consultations if r["case_id"] == "card-001" and r["mode"] ==
+                "interactive")
+    assert card["correct"] == 1.0 and card["guidance_precision"] == 1.0
+    assert card["inquiry_coverage"] is not None and card["report_score"] is not None
+    one = next(r for r in consultations if r["case_id"] == "card-001" and r["mode"] ==
+               "one_step")
+    assert one["treatment_logicality"] == pytest.approx(4 / 8)  # aspirin, P2Y12, heparin, PCI
+
+    dump = "\n".join(sqlite3.connect(db).iterdump())
+    assert KEY not in dump  # the API key is never stored

@@ -151,3 +151,53 @@ def test_compute_llm_metrics_without_models_is_undefined() -> None:
     out = asyncio.run(compute_llm_metrics(make_case(), reported()))
     assert set(out) == {"report_score", "pr_confidence", "pr_compliance", "pr_consult_again"}
     assert out["report_score"] == (None, {"reason": "no judge model"})
+
+
+def test_rating_patient_hears_the_doctor_and_itself_but_not_the_examiner() -> None:
+    t = full_transcript()
+    t.turns.insert(5, Turn(index=5, role=Role.EXAMINER, kind="result",
+                           content="White cell count: 15 EXAMINER-ONLY"))
+    t.turns.append(Turn(index=8, role=Role.DOCTOR, kind="report",
+                        content="You have appendicitis; we will operate today."))
+    patient = scripted('{"confidence": 7, "compliance": 8, "consult_again": 6}')
+    asyncio.run(rate_consultation(make_case(), t, patient))
+    prompt = patient.seen[0][0]["content"]
+    assert "EXAMINER-ONLY" not in prompt and "Examiner:" not in prompt
+    assert "Patient: It hurts. I have a fever." in prompt
+    assert "Doctor: You have appendicitis; we will operate today." in prompt
+
+
+def test_failed_calls_are_marked_for_a_retry_but_no_report_is_a_result() -> None:
+    async def failing(messages: list[dict[str, str]]) -> str:
+        raise ModelError("patient: 500")
+
+    out = asyncio.run(rate_consultation(make_case(), full_transcript(), failing))
+    assert all(v is None and d["failed"] for v, d in out.values())
+    value, detail = asyncio.run(score_report(make_case(), reported(), scripted("no grades")))
+    assert value is None and detail["failed"]
+    value, detail = asyncio.run(score_report(make_case(), Transcript(case_id="t-001"),
+                                             scripted()))
+    assert value is None and "failed" not in detail
+
+
+def test_placeholder_case_has_no_metrics_and_no_model_call() -> None:
+    case = make_case(placeholder=True)
+    offline = compute_metrics(case, full_transcript())
+    assert all(v is None and d["reason"] == "case record not available"
+               for v, d in offline.values())
+    judge, patient = scripted(), scripted()
+    out = asyncio.run(compute_llm_metrics(case, reported(), judge=judge, patient=patient))
+    assert {d["reason"] for _, d in out.values()} == {"case record not available"}
+    assert judge.seen == [] and patient.seen == []
+
+
+def test_cache_key_changes_with_model_parameters_and_case() -> None:
+    from core.metrics.compute import llm_key
+
+    base = llm_key("judge", JudgeInfo("m", {"temperature": 0}), make_case())
+    assert base == llm_key("judge", JudgeInfo("m", {"temperature": 0}), make_case())
+    assert base != llm_key("judge", JudgeInfo("m", {"temperature": 1}), make_case())
+    assert base != llm_key("judge", JudgeInfo("m2", {"temperature": 0}), make_case())
+    assert base != llm_key("patient", JudgeInfo("m", {"temperature": 0}), make_case())
+    assert base != llm_key("judge", JudgeInfo("m", {"temperature": 0}),
+                           make_case(title="Other"))

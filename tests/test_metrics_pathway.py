@@ -69,33 +69,41 @@ def test_full_consultation_hand_derived_values() -> None:
     # total = 3 + 1 + 1 + 2 + 2 + 1 + 1 = 11. Fever was only said by the patient: not counted.
     assert m["info_completeness"][0] == pytest.approx(9 / 11)
     assert "symptom:fever" in m["info_completeness"][1]["missing"]
-    # Ordered: exam, CBC, CT, MRI (unknown) → relevant ordered: CBC only → 1/4; of the
-    # 2 relevant (CBC, pregnancy test) 1 was ordered → 1/2.
-    assert m["guidance_precision"][0] == pytest.approx(0.25)
+    # Test orders: CBC (relevant), CT (not relevant), MRI (unknown: not relevant); the exam
+    # is not a test and is not counted → 1/3. Of the 2 relevant tests (CBC, pregnancy
+    # test) 1 was ordered → 1/2.
+    assert m["guidance_precision"][0] == pytest.approx(1 / 3)
+    assert m["guidance_precision"][1]["not_counted"] == ["exam:Abdominal examination"]
     assert m["guidance_recall"][0] == pytest.approx(0.5)
-    # All 6 expected steps reached at turns 1..6 in order → tau = 1.
+    # All 6 expected steps reached at turns 1..6 in order → tau = 1, coverage 6/6.
     assert m["behaviour_standardization"][0] == pytest.approx(1.0)
-    assert m["behaviour_standardization"][1]["coverage"] == 1.0
+    assert m["inquiry_coverage"][0] == 1.0
     assert m["clinical_applicability"][0] == pytest.approx(1.0)  # 6 used, 6 expected
     assert m["diagnostic_logicality"][0] == 1.0
-    # Truth terms {antibiotic, laparoscopic, appendectomy}; plan has 2 of them.
-    assert m["treatment_logicality"][0] == pytest.approx(2 / 3)
+    # Truth requirements: {antibiotic} and {appendectomy}; the plan names both.
+    assert m["treatment_logicality"][0] == pytest.approx(1.0)
+    assert m["treatment_logicality"][1]["method"] == "concepts"
 
 
 def test_reversed_inquiry_order_gives_negative_tau() -> None:
     turns = [doc(0, 1, "test_request", "x", ["FBC"]), doc(1, 2, "question", "Any periods?"),
-             doc(2, 3, "question", "Any vomiting?"), doc(3, 4, "question", "Where is the pain?")]
+             doc(2, 3, "question", "Any vomiting?"),
+             doc(3, 4, "question", "Where is the tummy pain?")]
     m = pathway_metrics(make_case(), Transcript(case_id="t-001", turns=turns))
-    # Reached (expected pos, turn): (0,4) (1,3) (2,2) (4,1): perfectly reversed → −1.
+    # Reached (expected pos, turn): (0,4) (1,3) (2,2) (4,1): perfectly reversed → −1; 4 of
+    # the 6 expected steps were reached (the exam and the diagnosis were not).
     assert m["behaviour_standardization"][0] == pytest.approx(-1.0)
+    assert m["inquiry_coverage"][0] == pytest.approx(4 / 6)
     assert m["clinical_applicability"][0] == pytest.approx(4 / 6)
     assert m["diagnostic_logicality"][0] == 0.0
 
 
 def test_fewer_than_two_steps_reached_is_undefined() -> None:
-    t = Transcript(case_id="t-001", turns=[doc(0, 1, "question", "Where is the pain?")])
-    value, detail = pathway_metrics(make_case(), t)["behaviour_standardization"]
+    t = Transcript(case_id="t-001", turns=[doc(0, 1, "question", "Where is the tummy pain?")])
+    m = pathway_metrics(make_case(), t)
+    value, detail = m["behaviour_standardization"]
     assert value is None and "fewer than 2" in detail["reason"]
+    assert m["inquiry_coverage"][0] == pytest.approx(1 / 6)  # skipping is visible here
 
 
 def test_steps_reached_in_one_turn_carry_no_order() -> None:
@@ -108,7 +116,7 @@ def test_steps_reached_in_one_turn_carry_no_order() -> None:
 def test_empty_transcript_is_undefined_not_nan() -> None:
     m = pathway_metrics(make_case(), Transcript(case_id="t-001"))
     for name in ("info_completeness", "guidance_precision", "guidance_recall",
-                 "behaviour_standardization", "clinical_applicability"):
+                 "behaviour_standardization", "inquiry_coverage", "clinical_applicability"):
         assert m[name][0] is None and m[name][1]["reason"] == "no doctor turns"
     assert m["diagnostic_logicality"] == (0.0, {"reached_diagnosis": False,
                                                 "note": "no diagnosis counts as wrong"})
@@ -123,8 +131,8 @@ def test_case_without_pathway_data_is_undefined() -> None:
     t = Transcript(case_id="t-001", turns=[doc(0, 1, "question", "Hello?")])
     m = pathway_metrics(case, t)
     assert m["info_completeness"][0] is None
-    assert m["guidance_precision"][1]["reason"] == "no tests or examinations ordered"
-    assert m["guidance_recall"][1]["reason"] == "case marks no item as relevant"
+    assert m["guidance_precision"][1]["reason"] == "no tests ordered"
+    assert m["guidance_recall"][1]["reason"] == "case marks no test as relevant"
     assert m["behaviour_standardization"][1]["reason"] == "case has no expected inquiry order"
     assert m["clinical_applicability"][1]["reason"] == "case has no expected rounds"
     assert m["treatment_logicality"][1]["reason"] == "case has no treatment"
@@ -135,3 +143,61 @@ def test_whole_examination_request_obtains_every_exam() -> None:
                    turns=[doc(0, 1, "test_request", "x", ["physical examination"])])
     trace = build_trace(make_case(), t)
     assert trace.first == {"exam:Abdominal examination": 1}
+
+
+def _card001() -> Case:
+    from core.caseio import load_bundled_cases
+
+    return next(c for c in load_bundled_cases() if c.id == "card-001")
+
+
+def test_guidance_counts_tests_not_examinations() -> None:
+    # card-001 marks ECG and troponin relevant; ordering the physical examination as well
+    # must not dilute precision (no examination carries a relevant flag).
+    tests = doc(0, 1, "test_request", "x", ["ECG", "troponin"])
+    exam = doc(1, 2, "test_request", "x", ["physical examination"])
+    only = pathway_metrics(_card001(), Transcript(case_id="card-001", turns=[tests]))
+    both = pathway_metrics(_card001(), Transcript(case_id="card-001", turns=[tests, exam]))
+    assert only["guidance_precision"][0] == 1.0 and both["guidance_precision"][0] == 1.0
+    assert both["guidance_precision"][1]["not_counted"]  # the exams, listed
+
+
+def test_tests_without_a_relevant_flag_are_not_counted() -> None:
+    case = make_case(tests=[{"name": "CBC", "relevant": True, "value": "ok"},
+                            {"name": "Lipids", "value": "high"}])
+    t = Transcript(case_id="t-001", turns=[doc(0, 1, "test_request", "x", ["CBC", "lipids"])])
+    value, detail = pathway_metrics(case, t)["guidance_precision"]
+    assert value == 1.0 and detail["unflagged"] == ["test:Lipids"]
+    t = Transcript(case_id="t-001", turns=[doc(0, 1, "test_request", "x", ["lipids"])])
+    value, detail = pathway_metrics(case, t)["guidance_precision"]
+    assert value is None and detail["reason"] == "no tests with a relevant flag ordered"
+
+
+def test_treatment_logicality_by_concept_with_negation() -> None:
+    from core.metrics.treatment import treatment_coverage
+
+    truth = _card001().truth.treatment
+    # 8 requirements: aspirin | P2Y12 inhibitor | anticoagulation | PCI | statin |
+    # beta-blocker | ACE inhibitor | smoking cessation. Ticagrelor is a P2Y12 inhibitor,
+    # heparin an anticoagulant → 4 of 8.
+    good = treatment_coverage(truth, "Aspirin 300 mg, ticagrelor, heparin, emergency "
+                                     "primary PCI")
+    assert good[0] == pytest.approx(0.5)
+    bad = treatment_coverage(truth, "Do NOT give aspirin or anticoagulation; no "
+                                    "percutaneous coronary intervention")
+    assert bad[0] == 0.0 and set(bad[1]["plan_negated"]) == {"aspirin", "anticoagulation",
+                                                             "pci"}
+    full = treatment_coverage(truth, "DAPT, LMWH and primary PCI; then atorvastatin, "
+                                     "bisoprolol, ramipril and smoking cessation advice")
+    assert full[0] == 1.0
+    # a 'stop X' in the truth is not something to give
+    stop = treatment_coverage("Stop ibuprofen and lisinopril; IV fluids", "ibuprofen")
+    assert stop[0] == 0.0 and len(stop[1]["requirements"]) == 1
+
+
+def test_treatment_logicality_without_known_concepts_falls_back_to_key_terms() -> None:
+    from core.metrics.treatment import treatment_coverage
+
+    value, detail = treatment_coverage("Wobble the flux capacitor", "flux capacitor")
+    assert detail["method"] == "key_terms" and value == pytest.approx(2 / 3)
+    assert treatment_coverage("Aspirin", None)[1]["reason"] == "doctor gave no treatment plan"

@@ -16,7 +16,8 @@ from core.transcript import Transcript, Verdict
 from db.cases import save_cases
 from db.connection import open_db
 from db.consultations import save_transcript
-from db.metrics import compute_offline, get_metrics, results_table, save_metrics
+from db.metrics import (compute_offline, consultation_table, get_metrics, results_table,
+                        save_metrics)
 from tests.test_metrics_pathway import full_transcript, make_case
 from tui import cmd_results
 
@@ -85,21 +86,97 @@ def test_results_by_model_humans_and_models_side_by_side(db: Database) -> None:
     assert m1["info_completeness"] == pytest.approx(9 / 11)  # m3 undefined, skipped
 
 
-def test_results_by_specialty_and_language_split_kinds(db: Database) -> None:
+def test_results_by_specialty_and_language_keep_one_row_per_doctor(db: Database) -> None:
+    # A second model in the same specialties must get its own rows, not merge with m1.
+    t = _wrong("openai/m2")
+    save_transcript(db, t, consultation_id="m4", origin="engine")
     compute_offline(db)
     rows = results_table(db, by="specialty")
-    keys = [(r["specialty"], r["doctor_kind"]) for r in rows]
-    assert keys == [("cardiology", "human"), ("cardiology", "model"),
-                    ("gastroenterology", "human"), ("gastroenterology", "model")]
-    langs = {(r["language"], r["doctor_kind"]): r["n"] for r in results_table(db, by="language")}
-    assert langs == {("en", "human"): 1, ("en", "model"): 2, ("es", "human"): 1,
-                     ("es", "model"): 1}
+    keys = [(r["specialty"], r["doctor"], r["doctor_kind"]) for r in rows]
+    assert keys == [("cardiology", "human:alice", "human"), ("cardiology", "openai/m1", "model"),
+                    ("gastroenterology", "human:alice", "human"),
+                    ("gastroenterology", "openai/m1", "model"),
+                    ("gastroenterology", "openai/m2", "model")]
+    by_key = {(r["specialty"], r["doctor"]): r for r in rows}
+    assert by_key[("gastroenterology", "openai/m1")]["accuracy"] == 0.5
+    assert by_key[("gastroenterology", "openai/m2")]["accuracy"] == 0.0
+    langs = {(r["language"], r["doctor"]): r["n"] for r in results_table(db, by="language")}
+    assert langs == {("en", "human:alice"): 1, ("en", "openai/m1"): 2, ("en", "openai/m2"): 1,
+                     ("es", "human:alice"): 1, ("es", "openai/m1"): 1}
     with pytest.raises(InputError):
         results_table(db, by="colour")
 
 
-def test_results_of_an_empty_store(tmp_path: Path) -> None:
+def test_results_of_an_empty_store(tmp_path: Path,
+                                   capsys: pytest.CaptureFixture[str]) -> None:
     assert results_table(open_db(tmp_path / "e.db")) == []
+    for extra in ([], ["--per-consultation"]):
+        args = _run_cli(tmp_path / "e.db", "--csv", "--by", "source", *extra)
+        assert args.func(args) == 0
+        header = capsys.readouterr().out.splitlines()
+        assert len(header) == 1 and header[0].split(",")[0] in ("source", "consultation_id")
+        assert "accuracy" in header[0]
+
+
+def test_one_step_rows_apart_and_superseded_consultations_left_out(db: Database) -> None:
+    one = _right("openai/m1")
+    save_transcript(db, one, consultation_id="u1", origin="one_step")
+    save_transcript(db, _wrong("openai/m1"), consultation_id="old", origin="engine")
+    db.execute("UPDATE consultations SET status = 'superseded' WHERE id = 'old'")
+    compute_offline(db)
+    rows = {(r["source"], r["doctor"]): r for r in results_table(db, by="source")}
+    assert set(rows) == {("bedside", "openai/m1"), ("bedside", "openai/m1 [one-step]"),
+                         ("bedside", "human:alice")}
+    upper = rows[("bedside", "openai/m1 [one-step]")]
+    assert upper["mode"] == "one_step" and upper["n"] == 1 and upper["accuracy"] == 1.0
+    assert upper["info_completeness"] is None  # no pathway in one step
+    assert rows[("bedside", "openai/m1")]["consultations"] == 3  # 'old' is not counted
+    ids = {r["consultation_id"] for r in consultation_table(db)}
+    assert "old" not in ids and {"u1", "m1"} <= ids
+
+
+def test_placeholder_case_is_apart_then_recomputed_when_the_real_case_arrives(
+        db: Database) -> None:
+    from core.case import Case
+
+    stand_in = Case(id="imp-case", title="Imported", specialty="unknown", source="imported",
+                    objective="(imported)", patient={}, truth={"diagnosis": "unknown"},
+                    placeholder=True)
+    save_cases(db, [stand_in])
+    t = _right("gpt-4")
+    t.case_id, t.verdicts = "imp-case", []
+    save_transcript(db, t, consultation_id="imp1", origin="import:aihospital")
+    compute_offline(db)
+    row = next(r for r in results_table(db) if r["model"] == "gpt-4")
+    # not '0.0 %': left out of accuracy, counted apart
+    assert row["n"] == 0 and row["accuracy"] is None and row["no_case_record"] == 1
+    assert get_metrics(db, "imp1")["accuracy"][1]["reason"] == "case record not available"
+    # The real record is imported later under the same id: the hash changes, so the
+    # next results call recomputes without being asked.
+    save_cases(db, [make_case(id="imp-case")])
+    assert compute_offline(db) == 1
+    row = next(r for r in results_table(db) if r["model"] == "gpt-4")
+    assert row["n"] == 1 and row["accuracy"] == 1.0 and row["no_case_record"] == 0
+
+
+def test_per_consultation_export(db: Database, tmp_path: Path,
+                                 capsys: pytest.CaptureFixture[str]) -> None:
+    args = _run_cli(tmp_path / "b.db", "--per-consultation", "--json")
+    assert args.func(args) == 0
+    rows = {r["consultation_id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert set(rows) == {"m1", "m2", "m3", "h1", "h2"}
+    assert rows["m1"]["correct"] == 1.0 and rows["m2"]["correct"] == 0.0
+    assert rows["m3"]["reached_diagnosis"] is False and rows["m3"]["correct"] == 0.0
+    assert rows["m1"]["info_completeness"] == pytest.approx(9 / 11)
+    assert "report_score: " not in rows["m1"]["reasons"]  # not computed: no reason stored
+    assert "info_completeness: no doctor turns" in rows["m3"]["reasons"]
+    args = _run_cli(tmp_path / "b.db", "--per-consultation", "--csv")
+    assert args.func(args) == 0
+    table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert len(table) == 5 and "treatment_logicality" in table[0]
+    args = _run_cli(tmp_path / "b.db", "--per-consultation")
+    assert args.func(args) == 0
+    assert "CONSULTATION" in capsys.readouterr().out
 
 
 def _run_cli(db_path: Path, *argv: str) -> argparse.Namespace:
@@ -119,8 +196,8 @@ def test_cli_json_csv_and_text(db: Database, tmp_path: Path,
     args = _run_cli(path, "--csv", "--by", "source")
     assert args.func(args) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert [(r["source"], r["doctor_kind"]) for r in table] == [("bedside", "human"),
-                                                                ("bedside", "model")]
+    assert [(r["source"], r["doctor"]) for r in table] == [("bedside", "human:alice"),
+                                                           ("bedside", "openai/m1")]
     args = _run_cli(path)
     assert args.func(args) == 0
     text = capsys.readouterr().out

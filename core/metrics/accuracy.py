@@ -16,13 +16,14 @@ from typing import Any
 from core.case import Case
 from core.metrics.base import MetricValue, defined
 from core.metrics.entities import match_entities
+from core.metrics.icd import IcdIndex
 from core.metrics.pathway import final_diagnosis_text
 from core.metrics.stats import wilson_interval
 from core.transcript import Transcript
 
 
 def accuracy(case: Case, transcript: Transcript, *,
-             vocab: dict[str, str] | None = None) -> MetricValue:
+             icd: IcdIndex | None = None) -> MetricValue:
     """1.0 if the consultation's diagnosis is correct, else 0.0 (no diagnosis: 0.0)."""
     text = final_diagnosis_text(transcript)
     if not text:
@@ -30,7 +31,7 @@ def accuracy(case: Case, transcript: Transcript, *,
     for v in sorted(transcript.verdicts, key=lambda v: v.moderator != "exact"):
         if v.correct is not None:
             return defined(float(v.correct), reached_diagnosis=True, decided_by=v.moderator)
-    found = match_entities(text, case.truth, vocab=vocab).primary_found()
+    found = match_entities(text, case.truth, icd=icd).primary_found()
     return defined(float(found), reached_diagnosis=True, decided_by="entities")
 
 

@@ -1,8 +1,16 @@
-"""All offline metrics of one consultation (no model calls): accuracy, entity and pathway.
+"""All metrics of one consultation: the offline ones (accuracy, entity and pathway; no model
+calls) and the LLM-based ones (report score, patient ratings), plus the keys that say when a
+stored value is still valid.
 
 `compute_metrics(case, transcript)` returns `{name: (value, detail)}` with stable snake_case
-names, ready for `db.metrics.save_metrics`. The LLM-based metrics (report_score,
-pr_*) are separate (`compute_llm_metrics`) because they cost money and need a model.
+names, ready for `db.metrics.save_metrics`. The LLM-based metrics (report_score, pr_*) are
+separate (`compute_llm_metrics`) because they cost money and need a model.
+
+A consultation whose case is a placeholder (the stand-in case of an imported transcript,
+`Case.placeholder`) has no ground truth and no patient profile: every metric is None with
+the reason 'case record not available', and results count it apart from accuracy. Each
+stored value carries the case's content hash (`case_hash`), so importing the real case
+later makes the values stale and they are recomputed.
 
 Must not import: textual, rich, litellm (only through core.llm), or any other bedside
 package.
@@ -10,35 +18,84 @@ package.
 
 from __future__ import annotations
 
+import hashlib
+import json
+
 from core.case import Case
+from core.caseio import case_to_json
 from core.metrics.accuracy import accuracy
 from core.metrics.base import Metrics, undefined
-from core.metrics.entities import entity_metrics, icd_vocabulary
-from core.metrics.pathway import PATHWAY_NAMES, final_diagnosis_text, pathway_metrics
-from core.metrics.report_score import Complete, JudgeInfo, score_report
-from core.metrics.patient_reported import rate_consultation
+from core.metrics.entities import entity_metrics
+from core.metrics.icd import icd_index
+from core.metrics.llmcall import Complete, JudgeInfo
+from core.metrics.names import LLM_NAMES, NO_CASE, OFFLINE_NAMES, ONE_STEP, PATIENT_NAMES
+from core.metrics.pathway import final_diagnosis_text, pathway_metrics
+from core.metrics.patient_reported import PATIENT_RATING, rate_consultation
+from core.metrics.report_score import prompt_hash, score_report
 from core.transcript import Transcript
 
-OFFLINE_NAMES = ("accuracy", "entity_precision", "entity_recall", "entity_f1",
-                 *PATHWAY_NAMES)
-LLM_NAMES = ("report_score", "pr_confidence", "pr_compliance", "pr_consult_again")
+__all__ = ["LLM_NAMES", "NO_CASE", "OFFLINE_NAMES", "PATIENT_NAMES", "case_hash",
+           "compute_llm_metrics", "compute_metrics", "judge_report", "llm_key",
+           "rate_by_patient"]
+# Pathway metrics that still mean something for a one-step answer.
+_ONE_STEP_KEEP = ("diagnostic_logicality", "treatment_logicality")
 
 
-def compute_metrics(case: Case, transcript: Transcript, *, use_icd: bool = True) -> Metrics:
+def case_hash(case: Case) -> str:
+    """The case's content hash, computed as the store's `cases.content_hash` is."""
+    return hashlib.sha256(case_to_json(case).encode()).hexdigest()[:16]
+
+
+def no_case_record(names: tuple[str, ...]) -> Metrics:
+    """Every named metric undefined because the case is a placeholder."""
+    return {n: undefined(NO_CASE, placeholder=True) for n in names}
+
+
+def compute_metrics(case: Case, transcript: Transcript, *, use_icd: bool = True,
+                    one_step: bool | None = None) -> Metrics:
     """Every offline metric of one consultation; never raises on degenerate transcripts.
 
-    One-step (upper-bound) transcripts have no pathway to judge: their pathway metrics
-    are None with a reason.
+    One-step (upper-bound) transcripts — `one_step`, or `meta["mode"] == "one_step"` —
+    have no pathway to judge: their pathway metrics but diagnostic and treatment
+    logicality are None with a reason.
     """
-    vocab = icd_vocabulary() if use_icd else None
-    out: Metrics = {"accuracy": accuracy(case, transcript, vocab=vocab)}
-    out.update(entity_metrics(final_diagnosis_text(transcript), case.truth, vocab=vocab))
-    pathway = pathway_metrics(case, transcript, vocab=vocab)
-    if transcript.meta.get("mode") == "one_step":
-        pathway = {k: (v if k in ("diagnostic_logicality", "treatment_logicality")
-                       else undefined("one-step mode has no pathway")) for k, v in pathway.items()}
+    if case.placeholder:
+        return no_case_record(OFFLINE_NAMES)
+    icd = icd_index() if use_icd else None
+    out: Metrics = {"accuracy": accuracy(case, transcript, icd=icd)}
+    out.update(entity_metrics(final_diagnosis_text(transcript), case.truth, icd=icd))
+    pathway = pathway_metrics(case, transcript, icd=icd)
+    if one_step or (one_step is None and transcript.meta.get("mode") == ONE_STEP):
+        pathway = {k: (v if k in _ONE_STEP_KEEP else undefined("one-step mode has no pathway"))
+                   for k, v in pathway.items()}
     out.update(pathway)
     return out
+
+
+def llm_key(kind: str, info: JudgeInfo, case: Case) -> str:
+    """The cache key of an LLM-based metric: what it depends on — metric kind, model,
+    sampling parameters, prompt hash and the case's content — hashed."""
+    prompt = prompt_hash() if kind == "judge" else PATIENT_RATING.sha256
+    body = json.dumps({"kind": kind, "model": info.model, "params": info.params,
+                       "prompt": prompt, "case": case_hash(case)}, sort_keys=True,
+                      default=str)
+    return hashlib.sha256(body.encode()).hexdigest()[:16]
+
+
+async def judge_report(case: Case, transcript: Transcript, judge: Complete,
+                       info: JudgeInfo) -> Metrics:
+    """{'report_score': …} of one consultation (placeholder cases: undefined, no call)."""
+    if case.placeholder:
+        return no_case_record(("report_score",))
+    return {"report_score": await score_report(case, transcript, judge, info=info)}
+
+
+async def rate_by_patient(case: Case, transcript: Transcript, patient: Complete,
+                          info: JudgeInfo) -> Metrics:
+    """The pr_* ratings of one consultation (placeholder cases: undefined, no call)."""
+    if case.placeholder:
+        return no_case_record(PATIENT_NAMES)
+    return await rate_consultation(case, transcript, patient, info=info)
 
 
 async def compute_llm_metrics(case: Case, transcript: Transcript, *,
@@ -52,11 +109,12 @@ async def compute_llm_metrics(case: Case, transcript: Transcript, *,
     """
     out: Metrics = {}
     if judge is not None:
-        out["report_score"] = await score_report(case, transcript, judge, info=judge_info)
+        out.update(await judge_report(case, transcript, judge, judge_info or JudgeInfo()))
     else:
         out["report_score"] = undefined("no judge model")
     if patient is not None:
-        out.update(await rate_consultation(case, transcript, patient, info=patient_info))
+        out.update(await rate_by_patient(case, transcript, patient,
+                                         patient_info or JudgeInfo()))
     else:
-        out.update({n: undefined("no patient model") for n in LLM_NAMES[1:]})
+        out.update({n: undefined("no patient model") for n in PATIENT_NAMES})
     return out

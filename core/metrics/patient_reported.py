@@ -1,5 +1,6 @@
 """Patient-reported measures (AgentClinic style): after the consultation an LLM patient,
-given only its own profile and the dialogue, rates 1–10 its confidence in the doctor
+given only its own profile and what it heard — the doctor's words and its own, never the
+examiner's results or a moderator's verdict — rates 1–10 its confidence in the doctor
 (pr_confidence), its willingness to follow the therapy (pr_compliance) and to consult this
 doctor again (pr_consult_again). The reply is parsed tolerantly (JSON, fenced JSON,
 'confidence: 7/10' lines); a missing or out-of-range rating gives None with a reason.
@@ -10,7 +11,6 @@ package.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from typing import Any
 
@@ -30,12 +30,15 @@ _ALIASES = {"confidence_in_doctor": "confidence", "trust": "confidence",
             "follow_therapy": "compliance", "consult_doctor_again": "consult_again",
             "willingness_to_consult_again": "consult_again", "return": "consult_again",
             "again": "consult_again", "consultagain": "consult_again"}
-_SPEAKERS = {Role.DOCTOR: "Doctor", Role.PATIENT: "Patient", Role.EXAMINER: "Examiner"}
+# The patient hears the doctor and itself. Examiner turns (test results) and moderator
+# verdicts are left out: the patient view never holds results or the diagnosis's
+# correctness. What the doctor says — including a diagnosis or plan told to the patient —
+# stays in.
+_SPEAKERS = {Role.DOCTOR: "Doctor", Role.PATIENT: "Patient"}
 
 
 def dialogue_text(transcript: Transcript) -> str:
-    """Doctor, patient and examiner turns as 'Who: text' lines (moderator verdicts left out:
-    the patient must not learn whether the doctor was right)."""
+    """Doctor and patient turns as 'Who: text' lines (examiner and moderator left out)."""
     return "\n".join(f"{_SPEAKERS[t.role]}: {t.content}" for t in transcript.turns
                      if t.role in _SPEAKERS)
 
@@ -81,13 +84,13 @@ async def rate_consultation(case: Case, transcript: Transcript, complete: Comple
     """The three pr_* metrics of one consultation."""
     info = info or JudgeInfo()
     rater = {"model": info.model, "params": info.params, "prompt_id": PATIENT_RATING.id,
-             "prompt_hash": hashlib.sha256(PATIENT_RATING.text.encode()).hexdigest()}
+             "prompt_hash": PATIENT_RATING.sha256}
     if not any(t.role == Role.DOCTOR for t in transcript.turns):
         return {n: undefined("no doctor turns to rate", rater=rater) for n in MEASURES.values()}
     try:
         text, _ = await call_text(complete, rating_messages(case, transcript))
     except ModelError as err:
-        return {n: undefined(f"patient call failed: {err}", rater=rater)
+        return {n: undefined(f"patient call failed: {err}", rater=rater, failed=True)
                 for n in MEASURES.values()}
     ratings = parse_ratings(text)
     out: Metrics = {}
@@ -95,5 +98,6 @@ async def rate_consultation(case: Case, transcript: Transcript, complete: Comple
         value = ratings[key]
         detail = {"rater": rater, "raw": text[:RAW_KEEP]}
         out[name] = (defined(value, **detail) if value is not None
-                     else undefined(f"no 1-10 rating for '{key}' in the reply", **detail))
+                     else undefined(f"no 1-10 rating for '{key}' in the reply", failed=True,
+                                    **detail))
     return out

@@ -19,6 +19,7 @@ from core.errors import ModelError
 from core.metrics.base import MetricValue, defined, undefined
 from core.metrics.llmcall import (RAW_KEEP, Complete, JudgeInfo, call_text, key_values,
                                   norm_key, parse_json_object)
+from core.metrics.names import NO_REPORT
 from core.metrics.prompts import REPORT_JUDGE, REPORT_RUBRIC
 from core.metrics.stats import bootstrap_interval
 from core.transcript import Role, Transcript
@@ -124,22 +125,25 @@ def score_from_grades(grades: dict[str, int]) -> float:
 async def score_report(case: Case, transcript: Transcript, complete: Complete, *,
                        info: JudgeInfo | None = None) -> MetricValue:
     """report_score of one consultation; None (with a reason) if there is no report, the
-    judge failed, or its reply lacks a grade for any of the five parts."""
+    judge failed, or its reply lacks a grade for any of the five parts. The last two are
+    marked `failed` in the detail, so a later run tries again; 'no final report' is a
+    result (undefined, not 0) and is kept."""
     info = info or JudgeInfo()
     judge = {"model": info.model, "params": info.params, "prompt_id": REPORT_JUDGE.id,
              "prompt_hash": prompt_hash()}
     report = report_text(transcript)
     if not report:
-        return undefined("no final report", judge=judge)
+        return undefined(NO_REPORT, judge=judge)
     try:
         text, _ = await call_text(complete, judge_messages(case, report))
     except ModelError as err:
-        return undefined(f"judge call failed: {err}", judge=judge)
+        return undefined(f"judge call failed: {err}", judge=judge, failed=True)
     grades, reasons = parse_grades(text)
     missing = [p for p in PARTS if p not in grades]
     detail = {"grades": grades, "reasons": reasons, "judge": judge, "raw": text[:RAW_KEEP]}
     if missing:
-        return undefined(f"judge reply has no grade for {', '.join(missing)}", **detail)
+        return undefined(f"judge reply has no grade for {', '.join(missing)}", failed=True,
+                         **detail)
     return defined(score_from_grades(grades), **detail)
 
 

@@ -34,7 +34,11 @@ ABBREVIATIONS: dict[str, str] = {
     "sle": "systemic lupus erythematosus", "ra": "rheumatoid arthritis",
     "gbs": "guillain barre syndrome", "htn": "hypertension", "kd": "kawasaki disease",
     "ltb": "laryngotracheobronchitis", "urti": "upper respiratory tract infection",
+    "t1d": "type 1 diabetes", "t2d": "type 2 diabetes", "typ": "type",
+    "nafld": "non alcoholic fatty liver disease",
 }
+# Words dropped from every name: "diabetes mellitus" and "diabetes" name the same disease.
+_DROP = frozenset({"mellitus"})
 
 # Spelling variants, applied in order to the lower-cased text.
 _SPELLING: list[tuple[re.Pattern[str], str]] = [
@@ -61,7 +65,20 @@ MODIFIERS = frozenset(
     "acute chronic subacute severe mild moderate uncomplicated complicated left right "
     "bilateral unspecified primary secondary early late new onset recurrent".split()
 )
-_NEGATION = re.compile(r"^(no|not|without|excluding|excluded|ruled out|negative for)\b")
+# An entity that starts with one of these is not predicted at all ('no pneumonia',
+# 'ruled out PE', 'kein Infarkt', 'sans pneumopathie', 'sin neumonia').
+_NEGATION = re.compile(
+    r"^(no|not|without|excluding|excluded|exclude|ruled out|rule out|r o|to rule out|"
+    r"negative for|unlikely|less likely|absence of|free of|kein|keine|keinen|nicht|ohne|"
+    r"ausschluss|ausgeschlossen|pas de|sans|absence de|sin|descartad[oa]|descartar)\b")
+# ... or ends with one of these ('PE ruled out', 'Lungenembolie ausgeschlossen').
+_NEGATED_END = re.compile(
+    r"\b(ruled out|excluded|unlikely|not likely|ausgeschlossen|unwahrscheinlich|exclue?s?|"
+    r"elimine?e?s?|peu probable|descartad[oa]s?|improbable)$")
+# Inside an entity, everything from one of these on is a negated qualifier and is cut
+# ('pneumonia without effusion' → 'pneumonia'). 'non' is not here: it inverts the next
+# word and stays part of the name ('non-ST elevation').
+_NEGATED_TAIL = re.compile(r"\s+(without|not|no|excluding|ohne|kein|keine|sans|sin)\s.*$")
 _PUNCT = re.compile(r"[^\w\s]+")
 _SPACE = re.compile(r"\s+")
 
@@ -78,10 +95,13 @@ def normalise(text: str) -> str:
     """The matching form of a name: folded, spelling unified, abbreviations expanded,
     stopwords removed."""
     words = []
-    for word in fold(text).split():
+    # A hyphenated 'pre' makes a new disease, not a qualifier: pre-eclampsia is not
+    # eclampsia, so it becomes one word (pre-renal → prerenal).
+    for word in re.sub(r"\bpre (?=[a-z])", "pre", fold(text)).split():
         for pattern, repl in _SPELLING:
             word = pattern.sub(repl, word)
-        words.append(ABBREVIATIONS.get(word, word))
+        if word not in _DROP:
+            words.append(ABBREVIATIONS.get(word, word))
     # An abbreviation written beside its expansion ("haemorrhage (SAH)") would double the
     # words; keep each word once, in first-seen order.
     kept = dict.fromkeys(w for w in " ".join(words).split() if w not in STOPWORDS)
@@ -94,9 +114,24 @@ def tokens(text: str) -> frozenset[str]:
 
 
 def is_negated(folded: str) -> bool:
-    """Whether a folded fragment states an absence ('no perforation', 'ruled out PE')."""
-    return bool(_NEGATION.match(folded)) or folded.endswith(" ruled out") \
-        or folded.endswith(" excluded")
+    """Whether a folded fragment states an absence ('no perforation', 'ruled out PE'),
+    after any leading hedge ('probably not STEMI')."""
+    words = folded.split()
+    while words and words[0] in STOPWORDS:
+        words.pop(0)
+    rest = " ".join(words)
+    return bool(_NEGATION.match(rest)) or bool(_NEGATED_END.search(rest))
+
+
+def cut_negated_tail(folded: str) -> str:
+    """A folded fragment without its negated tail: 'pneumonia without effusion' →
+    'pneumonia'. Leading negations are `is_negated`'s business."""
+    return _NEGATED_TAIL.sub("", folded).strip()
+
+
+def strip_parentheticals(text: str) -> str:
+    """Text with (…), […] and full-width （…） asides removed: 'AKI (pre-renal)' → 'AKI'."""
+    return _SPACE.sub(" ", re.sub(r"\([^()]*\)|\[[^\[\]]*\]|（[^（）]*）", " ", text)).strip()
 
 
 def only_modifiers(norm: str) -> bool:

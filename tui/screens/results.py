@@ -1,16 +1,20 @@
 """Results screen: the table of `bedside results` (accuracy with 95 % CI and every metric),
-grouped by model, case source, specialty or language; human physicians (`human:NAME`),
-models and scripted doctors in rows side by side.
+grouped by model, case source, specialty or language, one row per doctor within a group —
+human physicians (`human:NAME`), models and scripted doctors side by side, one-step
+(upper-bound) rows apart. Below it, the consultations of the highlighted row, and the
+metrics of the highlighted consultation with the reason of each undefined one.
 
-The work (computing missing offline metrics, aggregating) runs in a thread worker on its
-own SQLite connection, because a connection belongs to the thread that opened it; the
-table is filled back on the event loop with `call_from_thread`.
+The work (computing missing or stale offline metrics, aggregating) runs in a thread worker
+on its own SQLite connection, because a connection belongs to the thread that opened it;
+the tables are filled back on the event loop with `call_from_thread`. Every text that came
+from a user or a model (doctor labels, diagnoses) is rendered literally.
 
 Must not import: core.engine, litellm.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -21,57 +25,99 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Label, Select, Static
 
-from db.metrics import GROUPINGS
-# One source of truth for the columns: the same cells as the CLI's text table.
-from tui.cmd_results import _TEXT_COLUMNS, _cell, _derived
+from core.metrics.names import ALL_METRICS, GROUPINGS
+# One source of truth for the columns: the same cells as the CLI's text tables.
+from tui.cmd_results import CONSULTATION_COLUMNS, FOOTNOTE, cell, derived, table_columns
 from tui.widgets.literal import literal
 
 if TYPE_CHECKING:
     from tui.app import BedsideApp
 
 KIND_STYLE = {"human": "bold #87d787", "model": "#5fafff", "scripted": "dim"}
-FOOTNOTE = ("ACC counts no-diagnosis consultations as wrong; 95% CI is Wilson's. REPORT is "
-            "0-100 with a bootstrap 95% interval. PATIENT c/f/a: confidence / compliance / "
-            "would consult again.")
+_LITERAL_FIELDS = {"model", "doctor", "source", "specialty", "language", "consultation_id",
+                   "case_id", "end_reason"}
 
 
 def columns(by: str) -> list[tuple[str, str, str]]:
     """(field, header, format) of every column when grouping by `by`."""
-    return [(by, by.upper(), "s"), *_TEXT_COLUMNS]
+    return table_columns(by)
+
+
+def _cells(row: dict[str, Any], cols: list[tuple[str, str, str]]) -> list[Text]:
+    out = []
+    for field, _, fmt in cols:
+        text = cell(row.get(field), fmt)
+        if field == "doctor_kind":
+            out.append(Text(text, style=KIND_STYLE.get(text, "")))
+        elif fmt == "s" or field in _LITERAL_FIELDS:
+            out.append(literal(text))  # labels and ids are user-supplied text
+        else:
+            out.append(Text(text, justify="right"))
+    return out
 
 
 def row_cells(row: dict[str, Any], by: str) -> list[Text]:
     """The cells of one results row, formatted as the CLI formats them."""
-    derived = _derived(row)
-    cells = []
-    for field, _, fmt in columns(by):
-        text = _cell(derived.get(field), fmt)
-        if field == "doctor_kind":
-            cells.append(Text(text, style=KIND_STYLE.get(text, "")))
-        elif fmt == "s":
-            cells.append(literal(text))  # model labels are user-supplied text
+    return _cells(derived(row), columns(by))
+
+
+def members(row: dict[str, Any], by: str,
+            consultations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The consultations behind one results row."""
+    return [c for c in consultations if c["doctor"] == row["doctor"]
+            and (by == "model" or (c.get(by) or "unknown") == row[by])]
+
+
+def split_reasons(text: str | None) -> dict[str, str]:
+    """'name: reason; name: reason' (a consultation row's `reasons`) → {name: reason}."""
+    names = "|".join(map(re.escape, ALL_METRICS))
+    parts = re.split(rf"(?:^|; )({names}): ", text or "")
+    return dict(zip(parts[1::2], parts[2::2], strict=False))
+
+
+def metric_lines(consultation: dict[str, Any]) -> Text:
+    """Every metric of one consultation, value or the reason it is undefined."""
+    reasons = split_reasons(consultation.get("reasons"))
+    out = Text()
+    out.append("Consultation ", style="bold")
+    out.append_text(literal(consultation["consultation_id"]))
+    out.append(" · case ")
+    out.append_text(literal(consultation.get("case_id") or "?"))
+    out.append(" · diagnosis: ")
+    out.append_text(literal(consultation.get("diagnosis") or "(none)"))
+    for name in ALL_METRICS:
+        value = consultation.get(name)
+        out.append(f"\n{name:<26}", style="dim")
+        if value is not None:
+            out.append(f"{value:.3g}")
         else:
-            cells.append(Text(text, justify="right"))
-    return cells
+            out.append_text(literal(f"— {reasons.get(name, 'not computed')}", style="italic"))
+    return out
 
 
-def load_results(db_path: Any, by: str) -> list[dict[str, Any]]:
-    """Compute missing offline metrics, then aggregate; opens (and closes) its own
-    connection so it can run in any thread."""
+def load_results(db_path: Any, by: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Compute missing or stale offline metrics, then the results rows and the consultation
+    rows; opens (and closes) its own connection so it can run in any thread."""
     from db.connection import open_db
-    from db.metrics import compute_offline, results_table
+    from db.metrics import compute_offline, consultation_table, results_table
 
     db = open_db(db_path)
     try:
         compute_offline(db)
-        return results_table(db, by=by, run_id=None)
+        return results_table(db, by=by, run_id=None), consultation_table(db)
     finally:
         db.conn.close()
 
 
 class ResultsScreen(Screen[None]):
-    """The results table with a grouping selector."""
+    """The results table with a grouping selector, and the consultations behind a row."""
 
+    DEFAULT_CSS = """
+    ResultsScreen #results-table { height: 1fr; }
+    ResultsScreen #results-consultations { height: 8; }
+    ResultsScreen #results-detail { height: auto; max-height: 12; padding: 0 1;
+                                    overflow-y: auto; }
+    """
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"),
                 Binding("g", "next_grouping", "Next grouping"),
                 Binding("r", "reload", "Recompute")]
@@ -83,6 +129,10 @@ class ResultsScreen(Screen[None]):
         self.rows: list[dict[str, Any]] | None = None
         #: The grouping of `rows`.
         self.rows_by: str | None = None
+        #: Every consultation row (`db.metrics.consultation_table`), for the lower table.
+        self.consultations: list[dict[str, Any]] = []
+        #: The consultations of the highlighted results row, as listed below it.
+        self.shown: list[dict[str, Any]] = []
 
     @property
     def bedside(self) -> BedsideApp:
@@ -90,7 +140,7 @@ class ResultsScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        """Grouping selector, status line, the table, the footnote."""
+        """Grouping selector, status line, the two tables, the metrics panel, the footnote."""
         yield Header()
         with Horizontal(id="results-bar"):
             yield Label("Group by ")
@@ -98,6 +148,8 @@ class ResultsScreen(Screen[None]):
                          id="results-by", compact=True)
             yield Static(Text("Loading…"), id="results-status")
         yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
+        yield DataTable(id="results-consultations", cursor_type="row")
+        yield Static(Text("Highlight a consultation to see its metrics."), id="results-detail")
         yield Static(Text(FOOTNOTE), classes="hint")
         yield Footer()
 
@@ -127,29 +179,53 @@ class ResultsScreen(Screen[None]):
     def compute(self, by: str, db_path: Any) -> None:
         """Thread worker: DB work on its own connection; widgets only via call_from_thread."""
         try:
-            rows = load_results(db_path, by)
+            rows, consultations = load_results(db_path, by)
         except Exception as err:  # shown as one line; the app logs unexpected ones
             self.app.call_from_thread(self._failed, err)
             return
-        self.app.call_from_thread(self.show_rows, rows, by)
+        self.app.call_from_thread(self.show_rows, rows, by, consultations)
 
     def _failed(self, err: BaseException) -> None:
         self.query_one("#results-status", Static).update(Text("Could not compute results."))
         self.bedside.show_error(err)
 
-    def show_rows(self, rows: list[dict[str, Any]], by: str) -> None:
+    def show_rows(self, rows: list[dict[str, Any]], by: str,
+                  consultations: list[dict[str, Any]] | None = None) -> None:
         """Fill the table (on the event loop); stale results of another grouping are dropped."""
         if by != self.by:
             return
         self.rows, self.rows_by = rows, by
+        self.consultations = consultations or []
         table = self.query_one("#results-table", DataTable)
         table.clear(columns=True)
         table.add_columns(*(header for _, header, _ in columns(by)))
         for i, row in enumerate(rows):
-            table.add_row(*row_cells(row, by), key=f"{i}:{row.get(by)}:{row['doctor_kind']}")
+            table.add_row(*row_cells(row, by), key=f"{i}")
         humans = sum(r["doctor_kind"] == "human" for r in rows)
         status = (f"{len(rows)} row{'s' * (len(rows) != 1)} by {by} · {humans} human, "
-                  f"{len(rows) - humans} model/scripted" if rows else
-                  "No consultations yet: run a batch (w) or play a case (p) first.")
+                  f"{len(rows) - humans} model/scripted · ↓ consultations of the row" if rows
+                  else "No consultations yet: run a batch (w) or play a case (p) first.")
         self.query_one("#results-status", Static).update(Text(status))
+        self.show_members(0 if rows else None)
 
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        """A results row lists its consultations; a consultation shows its metrics."""
+        index = event.cursor_row
+        if event.data_table.id == "results-table":
+            self.show_members(index)
+        elif event.data_table.id == "results-consultations" and 0 <= index < len(self.shown):
+            self.query_one("#results-detail", Static).update(metric_lines(self.shown[index]))
+
+    def show_members(self, index: int | None) -> None:
+        """List the consultations of results row `index` (None: none)."""
+        table = self.query_one("#results-consultations", DataTable)
+        table.clear(columns=True)
+        table.add_columns(*(header for _, header, _ in CONSULTATION_COLUMNS))
+        rows = self.rows or []
+        self.shown = (members(rows[index], self.by, self.consultations)
+                      if index is not None and 0 <= index < len(rows) else [])
+        for c in self.shown:
+            table.add_row(*_cells(c, CONSULTATION_COLUMNS))
+        detail = self.query_one("#results-detail", Static)
+        detail.update(metric_lines(self.shown[0]) if self.shown
+                      else Text("No consultation to show."))

@@ -1,0 +1,163 @@
+"""The results tables, from consultation rows and their stored metrics (no database here):
+one row per (group, doctor) — `results_rows` — and one row per consultation —
+`consultation_rows`. `db.metrics` queries the rows; the CLI and the app format them.
+
+Rules:
+- rows are grouped by (model | source | specialty | language, doctor): every doctor keeps
+  its own row within a source, specialty or language, so humans and models sit side by
+  side; one-step (upper-bound) consultations are always a row of their own, tagged
+  '[one-step]' and `mode: one_step`;
+- only finished consultations are scored; failed and abandoned ones are counted in
+  `failed`; superseded ones (redone on resume) must not be passed in at all;
+- accuracy counts a consultation that never reached a diagnosis as wrong and also counts
+  it in `no_diagnosis`; a consultation whose case is a placeholder (imported transcript
+  without its record) is left out of accuracy and every metric and counted in
+  `no_case_record`;
+- a metric's mean skips undefined values; `no_report` counts consultations the judge could
+  not grade because the doctor wrote no final report.
+
+Must not import: textual, rich, litellm, or any other bedside package.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from typing import Any
+
+from core.metrics.names import (ALL_METRICS, CONSULTATION_FIELDS, GROUPINGS, MEAN_METRICS,
+                                NO_CASE, NO_REPORT, ONE_STEP, ONE_STEP_TAG, RESULT_FIELDS,
+                                result_fields)
+
+__all__ = ["CONSULTATION_FIELDS", "GROUPINGS", "RESULT_FIELDS", "consultation_rows",
+           "doctor_kind", "doctor_label", "is_one_step", "result_fields", "results_rows"]
+Metric = tuple[Any, dict[str, Any]]  # (value, parsed detail)
+
+
+def doctor_kind(row: dict[str, Any]) -> str:
+    """'human', 'scripted' or 'model' for a consultation row (config already parsed)."""
+    label = (row.get("doctor") or "").casefold()
+    spec = (row.get("config") or {}).get("doctor") if isinstance(row.get("config"), dict) else None
+    kind = spec.get("kind") if isinstance(spec, dict) else None
+    if kind == "human" or label.startswith("human"):
+        return "human"
+    if kind == "scripted" or label == "scripted":
+        return "scripted"
+    return "model"
+
+
+def is_one_step(row: dict[str, Any]) -> bool:
+    """Whether a consultation row is a one-step (upper-bound) consultation."""
+    return row.get("origin") == ONE_STEP or (row.get("config_key") or "").startswith(ONE_STEP)
+
+
+def doctor_label(row: dict[str, Any]) -> str:
+    """The doctor as shown in a row: its label, tagged when one-step."""
+    label = row.get("doctor") or "unknown"
+    return label + ONE_STEP_TAG if is_one_step(row) else label
+
+
+def results_rows(rows: list[dict[str, Any]], metrics: dict[str, dict[str, Metric]],
+                 by: str) -> list[dict[str, Any]]:
+    """One results row per (group, doctor), sorted; see the module doc for the rules."""
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    for r in rows:
+        group = doctor_label(r) if by == "model" else (r.get(by) or "unknown")
+        groups[(group, doctor_label(r))].append(r)
+    return [_summarise(by, key, members, metrics) for key, members in sorted(groups.items())]
+
+
+def _summarise(by: str, key: tuple[str, str], members: list[dict[str, Any]],
+               metrics: dict[str, dict[str, Metric]]) -> dict[str, Any]:
+    from core.metrics.accuracy import summarise_accuracy
+    from core.metrics.entities import aggregate_entities
+    from core.metrics.report_score import summarise_report_scores
+
+    done = [r for r in members if r["status"] == "finished"]
+    apart = [r for r in done if _no_case(r, metrics.get(r["id"], {}))]
+    scored = [r for r in done if r not in apart]
+    got = [metrics.get(r["id"], {}) for r in scored]
+    acc = summarise_accuracy(_outcome(r, m) for r, m in zip(scored, got, strict=True))
+    ent = aggregate_entities([c for m in got if (c := _entity_counts(m))])
+    rep = summarise_report_scores(m.get("report_score", (None, {}))[0] for m in got)
+    row: dict[str, Any] = {
+        by: key[0], "doctor": key[1], "doctor_kind": doctor_kind(members[0]),
+        "mode": ONE_STEP if is_one_step(members[0]) else "interactive",
+        "consultations": len(members), "finished": len(done),
+        "failed": sum(r["status"] in ("failed", "abandoned") for r in members),
+        "no_case_record": len(apart),
+        **{k: acc[k] for k in ("n", "correct", "accuracy", "ci_low", "ci_high",
+                               "no_diagnosis", "undecided")},
+        "mean_turns": _mean(r["doctor_turns"] for r in scored),
+        "mean_tests": _mean(r["tests_ordered"] for r in scored),
+        "tokens": sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in done),
+        "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),
+        "entity_micro_precision": ent["micro_precision"],
+        "entity_micro_recall": ent["micro_recall"], "entity_micro_f1": ent["micro_f1"],
+        "entity_macro_f1": ent["macro_f1"],
+    }
+    for name in MEAN_METRICS:
+        row[name] = _mean(m.get(name, (None, {}))[0] for m in got)
+    row.update(report_score=rep["mean"], report_n=rep["n"], report_ci_low=rep["ci_low"],
+               report_ci_high=rep["ci_high"],
+               no_report=sum(m.get("report_score", (None, {}))[1].get("reason") == NO_REPORT
+                             for m in got))
+    return {f: row.get(f) for f in result_fields(by)}
+
+
+def _no_case(r: dict[str, Any], m: dict[str, Metric]) -> bool:
+    if r.get("placeholder"):
+        return True
+    return m.get("accuracy", (None, {}))[1].get("reason") == NO_CASE
+
+
+def _outcome(r: dict[str, Any], m: dict[str, Metric]) -> tuple[float | None, bool]:
+    if "accuracy" in m:
+        value, detail = m["accuracy"]
+        return value, bool(detail.get("reached_diagnosis", True))
+    reached = bool((r["diagnosis"] or "").strip())  # metrics not computed (--no-compute)
+    if not reached:
+        return 0.0, False
+    return (None if r["correct"] is None else float(r["correct"])), True
+
+
+def _entity_counts(m: dict[str, Metric]) -> tuple[int, int, int] | None:
+    if m.get("entity_f1", (None, {}))[0] is None:
+        return None
+    d = m["entity_f1"][1]
+    try:
+        return int(d["tp"]), int(d["n_pred"]), int(d["n_true"])
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _mean(values: Iterable[Any]) -> float | None:
+    data = [float(v) for v in values if v is not None]
+    return sum(data) / len(data) if data else None
+
+
+def consultation_rows(rows: list[dict[str, Any]],
+                      metrics: dict[str, dict[str, Metric]]) -> list[dict[str, Any]]:
+    """One row per consultation: ids, case, doctor, end, correctness and every metric (None
+    when undefined; `reasons` says why, 'name: reason; …')."""
+    out = []
+    for r in rows:
+        m = metrics.get(r["id"], {})
+        acc_value, acc_detail = m.get("accuracy", (None, {}))
+        reasons = "; ".join(f"{n}: {m[n][1]['reason']}" for n in ALL_METRICS
+                            if n in m and m[n][0] is None and m[n][1].get("reason"))
+        row = {"consultation_id": r["id"], "doctor": doctor_label(r),
+               "doctor_kind": doctor_kind(r),
+               "mode": ONE_STEP if is_one_step(r) else "interactive",
+               "reached_diagnosis": bool((r.get("diagnosis") or "").strip()),
+               "correct": acc_value, "case_record": not _no_case(r, m),
+               "tokens": (r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0),
+               "reasons": reasons,
+               **{k: r.get(k) for k in ("run_id", "case_id", "source", "specialty", "language",
+                                        "status", "end_reason", "diagnosis", "doctor_turns",
+                                        "tests_ordered", "cost_usd")},
+               **{n: m.get(n, (None, {}))[0] for n in ALL_METRICS}}
+        if acc_detail.get("reached_diagnosis") is False:
+            row["reached_diagnosis"] = False
+        out.append({f: row.get(f) for f in CONSULTATION_FIELDS})
+    return out
