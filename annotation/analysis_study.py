@@ -1,9 +1,13 @@
 """The agreement report of a reader study: each rubric item analysed at its own level.
 
 Scale items are ordinal over their full scale (min..max), choice items nominal over their
-options; free-text items are not analysed. The doctor of each transcript is passed as the
-`system`, so judge-vs-human correlations are also reported per doctor model. Analysts (not
-raters) see this, so unblinding the doctor here is intended.
+options; free-text items are not analysed. One report per level holds its items and, when a
+judge rated two or more of them, the judge against the humans over those items pooled
+(scale items rescaled to 0–1 by their scales; see `annotation.analysis.pooled`). The units
+of a transcript (its per-turn ratings, its items) form one cluster, so bootstraps and the
+alternative annotator test treat a transcript as one piece of evidence. The doctor of each
+transcript is passed as the `system`, so judge-vs-human correlations are also reported per
+doctor model. Analysts (not raters) see this, so unblinding the doctor here is intended.
 
 Must not import: tui, textual, rich, litellm.
 """
@@ -14,6 +18,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
+from annotation.analysis.options import DEFAULT_BOOTSTRAP, DEFAULT_EPSILON
 from annotation.analysis.report import agreement_report
 from annotation.assignment import load_definition
 from annotation.exchange import export_rows
@@ -21,41 +26,49 @@ from core.errors import InputError
 from db import studies
 
 
-def _judge_name(db: Database, study_id: str, judge: str | None) -> str | None:
+def choose_judge(db: Database, study_id: str, judge: str | None,
+                 rated: set[str]) -> tuple[str | None, str | None]:
+    """(judge, reason when there is none): the named judge, else the study's only LLM judge."""
     if judge is not None:
-        return judge
+        if judge not in rated:
+            raise InputError(f"the judge '{judge}' has no ratings in this study",
+                             field="--judge")
+        return judge, None
     judges = [r["name"] for r in studies.study_raters(db, study_id) if r["kind"] == "judge"]
-    return judges[0] if len(judges) == 1 else None
+    judges = [j for j in judges if j in rated]
+    if len(judges) == 1:
+        return judges[0], None
+    if not judges:
+        return None, "no LLM judge has rated this study, so there is no judge-versus-human part"
+    return None, (f"the study has {len(judges)} LLM judges ({', '.join(judges)}); name one "
+                  "(--judge NAME, or the judge field in the app) to compare it with the humans")
 
 
-def study_report(db: Database, study: str, *, judge: str | None = None, n_boot: int = 1000,
-                 seed: int = 0, epsilon: float = 0.2) -> dict[str, Any]:
-    """{"study", "judge", "reports": [one agreement report per level]} for a study."""
+def study_report(db: Database, study: str, *, judge: str | None = None,
+                 n_boot: int = DEFAULT_BOOTSTRAP, seed: int = 0,
+                 epsilon: float = DEFAULT_EPSILON) -> dict[str, Any]:
+    """{"study", "judge", "judge_reason", "reports": [one agreement report per level]}."""
     row = studies.get_study(db, study)
     rubric = load_definition(row).effective_rubric()
-    judge = _judge_name(db, row["id"], judge)
     doctors = dict(db.execute("SELECT id, doctor FROM consultations").fetchall())
     rows = [r for r in export_rows(db, study) if r["value"] is not None]
     if not rows:
         raise InputError(f"study '{row['name']}' has no ratings yet", field="study")
-    if judge is not None and judge not in {r["rater"] for r in rows}:
-        raise InputError(f"the judge '{judge}' has no ratings in this study", field="--judge")
+    judge, judge_reason = choose_judge(db, row["id"], judge, {r["rater"] for r in rows})
     reports = []
     for level, kind in (("ordinal", "scale"), ("nominal", "choice")):
         items = {i.id: i for i in rubric.items if i.kind == kind}
         mine = [{"unit": f"{r['consultation']}/{r['unit']}", "rater": r["rater"],
-                 "value": r["value"], "item": r["item"],
+                 "value": r["value"], "item": r["item"], "cluster": r["consultation"],
                  "system": doctors.get(r["consultation"]) or "?"}
                 for r in rows if r["item"] in items]
         if not mine:
             continue
-        for item_id in dict.fromkeys(r["item"] for r in mine):
-            spec = items[item_id]
-            scale = list(range(spec.min, spec.max + 1)) if kind == "scale" else spec.options
-            part = agreement_report([r for r in mine if r["item"] == item_id], judge=judge
-                                    if any(r["rater"] == judge for r in mine
-                                           if r["item"] == item_id) else None,
-                                    level=level, scale=scale, n_boot=n_boot, seed=seed,
-                                    epsilon=epsilon)
-            reports.append(part)
-    return {"study": row["name"], "judge": judge, "reports": reports}
+        scales = {i: (list(range(s.min, s.max + 1)) if kind == "scale" else s.options)
+                  for i, s in items.items()}
+        part = agreement_report(mine, judge=judge, level=level, scales=scales, n_boot=n_boot,
+                                seed=seed, epsilon=epsilon, judge_required=False)
+        part["judge_reason"] = judge_reason
+        reports.append(part)
+    return {"study": row["name"], "judge": judge, "judge_reason": judge_reason,
+            "n_boot": n_boot, "epsilon": epsilon, "reports": reports}

@@ -1,4 +1,5 @@
-"""Functional tests of the analysis screen: a rated study, a CSV file, a bad CSV file."""
+"""Functional tests of the analysis screen: a rated study (every statistic, at 200×60 and
+80×24), its options, a CSV file, a bad CSV file."""
 
 from __future__ import annotations
 
@@ -6,10 +7,11 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Input, Select, Static
 
+from annotation.analysis.display import item_views, unit_pairs
 from db.studies import add_assignments, assignments, ensure_rater, get_rater, save_ratings
 from tests.test_study_support import make_study, seed_db
 from tui.app import BedsideApp
-from tui.screens.analysis import AnalysisScreen, item_views, unit_pairs
+from tui.screens.analysis import AnalysisScreen
 from tui.screens.home import HomeScreen
 from tui.widgets.plots import bland_altman, distribution, scatter, strip_ansi
 
@@ -18,17 +20,20 @@ K2011 = {"A": "1 2 3 3 2 1 4 1 2 . . .", "B": "1 2 3 3 2 2 4 1 2 5 . 3",
          "C": ". 3 3 3 2 3 4 2 2 5 1 .", "D": "1 2 3 3 2 4 4 1 2 5 1 ."}
 
 
-def _rated_study(path: Path, tmp_path: Path) -> None:
-    """The pilot study, rated by three humans (who agree) and a lenient judge (+2)."""
+def _rated_study(path: Path, tmp_path: Path,
+                 judges: tuple[str, ...] = ("judge:fake",)) -> None:
+    """The pilot study, rated by three humans (who agree) and lenient judge(s) (+2)."""
     db = seed_db(path, n=6)
     study_id = make_study(db, tmp_path)
-    judge_id = ensure_rater(db, "judge:fake", "judge", model="openai/fake")
-    add_assignments(db, study_id, judge_id, [(f"c{i:02d}", False) for i in range(6)])
-    for offset, name in enumerate(["alice", "bob", "carol", "judge:fake"]):
+    for name in judges:
+        judge_id = ensure_rater(db, name, "judge", model="openai/fake")
+        add_assignments(db, study_id, judge_id, [(f"c{i:02d}", False) for i in range(6)])
+    for offset, name in enumerate(["alice", "bob", "carol", *judges]):
         for a in assignments(db, study_id, get_rater(db, name)["id"]):
             n = int(a["consultation_id"][1:])
             score = min(10, 2 + n + (offset % 2) + (2 if name.startswith("judge") else 0))
             save_ratings(db, a["id"], {("empathy_doctor", -1): (str(score), None),
+                                       ("realism_doctor", -1): (str(max(1, score - 1)), None),
                                        ("patient_relevance_overall", -1):
                                            ("yes" if n % 2 else "no", None)})
     db.conn.close()
@@ -43,7 +48,8 @@ async def _home(pilot) -> HomeScreen:
 
 
 async def _views(pilot, screen: AnalysisScreen, title: str) -> list:
-    for _ in range(400):  # bootstrap in a thread: up to 20 s on a loaded machine
+    # The title is set once the report is fully shown (tables and sections mounted).
+    for _ in range(600):  # bootstrap in a thread: up to 30 s on a loaded machine
         await pilot.pause(0.05)
         if screen.views and title in screen.title_text:
             return screen.views
@@ -58,7 +64,26 @@ def _painted(app) -> str:
     return html.unescape(" ".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
 
 
-async def test_study_analysis_shows_agreement_judge_and_plots(tmp_path: Path) -> None:
+def _titles(container) -> list[str]:
+    return [str(w.render()) for w in container.query(".section")]
+
+
+def _table_after(container, title: str) -> DataTable:
+    """The DataTable that follows the section title `title` (sections sit in columns)."""
+    for w in container.query(".section"):
+        if str(w.render()).startswith(title):
+            siblings = list(w.parent.children)
+            table = siblings[siblings.index(w) + 1]
+            assert isinstance(table, DataTable)
+            return table
+    raise AssertionError(f"no section {title}")
+
+
+def _column(table: DataTable, index: int) -> list[str]:
+    return [table.get_row_at(i)[index].plain for i in range(table.row_count)]
+
+
+async def test_study_analysis_shows_items_pooled_block_and_plots(tmp_path: Path) -> None:
     _rated_study(tmp_path / "p.db", tmp_path)
     app = BedsideApp(tmp_path / "p.db")
     async with app.run_test(size=(200, 60)) as pilot:
@@ -67,7 +92,7 @@ async def test_study_analysis_shows_agreement_judge_and_plots(tmp_path: Path) ->
         screen = app.screen
         assert isinstance(screen, AnalysisScreen)
         views = {v.item: v for v in await _views(pilot, screen, "pilot")}
-        assert set(views) == {"empathy_doctor", "patient_relevance_overall"}
+        assert set(views) == {"empathy_doctor", "realism_doctor", "patient_relevance_overall"}
         empathy = views["empathy_doctor"]
         assert empathy.level == "ordinal" and empathy.judge == "judge:fake"
         assert empathy.part["agreement"]["alpha"]["value"] > 0.8
@@ -77,25 +102,140 @@ async def test_study_analysis_shows_agreement_judge_and_plots(tmp_path: Path) ->
         assert all(2.0 <= j - h <= 3.0 for h, j in empathy.pairs)
         assert views["patient_relevance_overall"].level == "nominal"
         assert views["patient_relevance_overall"].pairs == []
+        # The same default as the command line: 1,000 resamples.
+        assert "1000 bootstrap resamples" in str(screen.query_one("#analysis-status").render())
         items = screen.query_one("#items-table", DataTable)
-        assert items.row_count == 2
-        screen.show_item(list(views).index("empathy_doctor"))
+        assert items.row_count == 3
+        shown = _painted(app)
+        assert "Agreement among humans" in shown and "Judge 'judge:fake'" in shown
+        screen.query_one("#analysis-body").scroll_to_widget(
+            screen.query_one("#plot-ba"), animate=False, top=True)
         await pilot.pause()
-        agreement = screen.query_one("#agreement-table", DataTable)
-        labels = [agreement.get_row_at(i)[0].plain for i in range(agreement.row_count)]
-        assert labels[0] == "Krippendorff α" and "Fleiss κ" in labels
-        assert any(lab.startswith("ICC") for lab in labels)
-        judge = screen.query_one("#judge-table", DataTable)
-        headers = [str(c.label) for c in judge.columns.values()]
-        assert "Human ceiling" in headers
-        first = [c.plain for c in judge.get_row_at(0)]
-        assert first[0] == "Spearman rho" and first[2].startswith("[")
-        mean_diff = [judge.get_row_at(i) for i in range(judge.row_count)
-                     if judge.get_row_at(i)[0].plain.startswith("Mean difference")][0]
-        assert 2.0 <= float(mean_diff[1].plain) <= 3.0
         shown = _painted(app)
         assert "Judge vs mean of humans" in shown and "Bland–Altman" in shown
         assert "\x1b" not in str(screen.query_one("#plot-scatter", Static).render())
+        # The pooled block over the two scale items, rescaled.
+        overall = screen.query_one("#overall-detail")
+        assert "Scale items pooled" in [str(w.render()) for w in overall.query(".pooled-title")]
+        pooled_notes = " ".join(str(w.render()) for w in overall.query(".hint"))
+        assert "rescaled to 0–1" in pooled_notes
+
+
+async def test_item_sections_hold_every_statistic(tmp_path: Path) -> None:
+    _rated_study(tmp_path / "p.db", tmp_path)
+    app = BedsideApp(tmp_path / "p.db")
+    async with app.run_test(size=(200, 60)) as pilot:
+        await _home(pilot)
+        app.open_analysis()
+        await pilot.pause()
+        screen = app.screen
+        views = {v.item: v for v in await _views(pilot, screen, "pilot")}
+        await screen.show_item(list(views).index("empathy_doctor"))
+        await pilot.pause()
+        detail = screen.query_one("#item-detail")
+        titles = _titles(detail)
+        for expected in ("Agreement among humans", "Cohen's κ per pair of humans",
+                         "Judge 'judge:fake' versus the mean of humans",
+                         "Human–human ceiling (leave one out)", "System level",
+                         "Alternative annotator test (ε = 0.2, q = 0.05)"):
+            assert any(t.startswith(expected) for t in titles), expected
+        # 200 columns: agreement on the left, the judge's sections on the right.
+        left, right = detail.query(".column")
+        assert left.region.y == right.region.y and left.region.right <= right.region.x
+        assert _titles(left)[0] == "Agreement among humans"
+        assert _titles(right)[0].startswith("Judge 'judge:fake'")
+        agreement = _table_after(detail, "Agreement among humans")
+        labels = _column(agreement, 0)
+        assert labels[0] == "Krippendorff α" and "Fleiss κ" in labels
+        assert {"ICC(1,1)", "ICC(1,k)", "ICC(2,1)"} <= set(labels)
+        cohen = _table_after(detail, "Cohen's κ")
+        assert _column(cohen, 0) == ["alice / bob", "alice / carol", "bob / carol"]
+        assert [str(c.label) for c in cohen.columns.values()][1:4] == [
+            "unweighted", "linear", "quadratic"]
+        judge = _table_after(detail, "Judge 'judge:fake'")
+        headers = [str(c.label) for c in judge.columns.values()]
+        assert "human ceiling" in headers
+        first = [c.plain for c in judge.get_row_at(0)]
+        assert first[0] == "Spearman rho" and first[2].startswith("[")
+        bias = [judge.get_row_at(i) for i in range(judge.row_count)
+                if judge.get_row_at(i)[0].plain.startswith("Mean difference")][0]
+        assert 2.0 <= float(bias[1].plain) <= 3.0
+        ceiling = _table_after(detail, "Human–human ceiling")
+        assert _column(ceiling, 0) == ["alice", "bob", "carol"]
+        alt = _table_after(detail, "Alternative annotator test")
+        assert _column(alt, 0) == ["alice", "bob", "carol"]
+        assert all(p.plain.replace(".", "").isdigit() for p in
+                   (alt.get_row_at(i)[5] for i in range(alt.row_count)))
+        notes = " ".join(str(w.render()) for w in detail.query(".hint"))
+        assert "verdict: the judge" in notes and "advantage probability" in notes
+        assert "needs at least three systems" in notes  # one doctor model only
+
+
+async def test_analysis_is_readable_and_scrollable_at_80x24(tmp_path: Path) -> None:
+    _rated_study(tmp_path / "p.db", tmp_path)
+    app = BedsideApp(tmp_path / "p.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _home(pilot)
+        app.open_analysis()
+        await pilot.pause()
+        screen = app.screen
+        await _views(pilot, screen, "pilot")
+        body = screen.query_one("#analysis-body")
+        # 80 columns: the sections are stacked, one column under the other.
+        left, right = screen.query_one("#item-detail").query(".column")
+        assert right.region.y >= left.region.bottom and right.region.x == left.region.x
+        # The three option rows are one line each: the tables get most of the screen.
+        assert body.region.height >= 14
+        assert body.max_scroll_y > 0
+        for name in ("#study-select", "#csv-path", "#judge-name", "#boot-count", "#epsilon"):
+            widget = screen.query_one(name)
+            assert widget.region.right <= 80 and widget.region.height == 1, name
+        alt = [w for w in screen.query_one("#item-detail").query(".section")
+               if str(w.render()).startswith("Alternative annotator test")][0]
+        body.scroll_to_widget(alt, animate=False, top=True)
+        await pilot.pause()
+        assert "Alternative annotator test" in _painted(app)
+        pooled = screen.query_one("#overall-detail").query(".pooled-title").first()
+        body.scroll_to_widget(pooled, animate=False, top=True)
+        await pilot.pause()
+        assert "Scale items pooled" in _painted(app)
+        # Widening the terminal puts the sections side by side.
+        await pilot.resize_terminal(200, 60)
+        await pilot.pause(0.2)
+        left, right = screen.query_one("#item-detail").query(".column")
+        assert left.region.y == right.region.y and left.region.right <= right.region.x
+
+
+async def test_options_recompute_and_bad_options_are_one_line(tmp_path: Path) -> None:
+    _rated_study(tmp_path / "p.db", tmp_path, judges=("judge:a", "judge:b"))
+    app = BedsideApp(tmp_path / "p.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _home(pilot)
+        app.open_analysis()
+        await pilot.pause()
+        screen = app.screen
+        views = await _views(pilot, screen, "judge (none)")
+        # Two LLM judges: none is picked, and the status says why.
+        status = str(screen.query_one("#analysis-status").render())
+        assert "2 LLM judges (judge:a, judge:b)" in status
+        assert all(v.judge is None for v in views)
+        screen.query_one("#judge-name", Input).value = "judge:b"
+        screen.query_one("#boot-count", Input).value = "40"
+        screen.query_one("#epsilon", Input).value = "crowd"
+        screen.query_one("#boot-count", Input).focus()
+        await pilot.press("enter")
+        views = await _views(pilot, screen, "judge judge:b")
+        status = str(screen.query_one("#analysis-status").render())
+        assert "40 bootstrap resamples" in status
+        empathy = [v for v in views if v.item == "empathy_doctor"][0]
+        assert empathy.judge == "judge:b" and empathy.part["alt_test"]["epsilon"] == 0.1
+        screen.query_one("#boot-count", Input).value = "-5"
+        await pilot.press("enter")
+        await pilot.pause()
+        (note,) = list(app._notifications)
+        assert note.severity == "error" and "resamples" in note.message
+        assert "\n" not in note.message
+        assert screen.views is views  # nothing recomputed
 
 
 async def test_csv_agreement_reproduces_published_alpha(tmp_path: Path) -> None:
@@ -120,7 +260,7 @@ async def test_csv_agreement_reproduces_published_alpha(tmp_path: Path) -> None:
         levels = view.part["agreement"]["alpha_levels"]
         assert round(levels["interval"]["value"], 3) == 0.849
         assert view.judge is None and view.pairs == []
-        screen.query_one("#csv-judge", Input).value = "D"
+        screen.query_one("#judge-name", Input).value = "D"
         await pilot.press("enter")
         (view,) = await _views(pilot, screen, "judge D")
         assert view.judge == "D" and view.part["humans"] == ["A", "B", "C"]

@@ -1,16 +1,21 @@
-"""Krippendorff's alpha: published values, a cross-check with the `krippendorff` package,
-the vectorised bootstrap against a plain loop, and degenerate data."""
+"""Krippendorff's alpha: published values, cross-checks with the `krippendorff` package, the
+batched bootstrap against explicit resamples, bounded memory on continuous scores, and
+degenerate data."""
 
 from __future__ import annotations
+
+import tracemalloc
 
 import krippendorff
 import numpy as np
 import pytest
 
-from annotation.analysis.alpha import (alpha_from_coincidences, bootstrap_alpha,
-                                       krippendorff_alpha, unit_coincidences, unit_value_counts)
+from annotation.analysis.alpha import (alpha_of_weights, bootstrap_alpha, krippendorff_alpha,
+                                       pairable, unit_pair_sums)
+from annotation.analysis.compare import multiplicities
 
 N = np.nan
+LEVELS = ("nominal", "ordinal", "interval", "ratio")
 # Krippendorff, K. (2011). "Computing Krippendorff's Alpha-Reliability", section C: 4
 # observers × 12 units with missing values ('.' → NaN). Published: nominal .743,
 # ordinal .815, interval .849, ratio .797.
@@ -33,25 +38,33 @@ def test_krippendorff_2011_published_values(level: str, published: float) -> Non
 
 def test_nominal_hand_derivation() -> None:
     # Counting the table by hand: units 1-4, 7 and 9 are unanimous (3 or 4 equal values),
-    # contributing only to the diagonal. Disagreements, each contributing 1/(m_u - 1) per
-    # ordered pair of unequal values:
-    #   unit 2 (2,2,3,2; m=4): 3 ordered 2-3 pairs each way  -> o_23 = o_32 += 3 * 1/3 = 1
-    #   unit 6 (1,2,3,4; m=4): every ordered pair once       -> each o_ck (c != k) += 1/3
-    #   unit 8 (1,1,2,1; m=4): 3 ordered 1-2 pairs each way  -> o_12 = o_21 += 1
-    # so the off-diagonal sum is 2 + 12/3 + 2 = 8. Marginals n_c = 9, 13, 10, 5, 3 (n = 40).
+    # so they add no disagreement. The others, each ordered pair of unequal values counting
+    # 1/(m_u - 1):
+    #   unit 2 (2,2,3,2; m=4): 6 ordered unequal pairs             -> 6/3 = 2
+    #   unit 6 (1,2,3,4; m=4): all 12 ordered pairs are unequal    -> 12/3 = 4
+    #   unit 8 (1,1,2,1; m=4): 6 ordered unequal pairs             -> 6/3 = 2
+    # so D_o = 8. Pairable values per category n_c = 9, 13, 10, 5, 3 (n = 40).
     # Nominal: alpha = 1 - (n - 1) * 8 / (n^2 - sum n_c^2) = 1 - 39 * 8 / (1600 - 384)
     #        = 1 - 312 / 1216 = 0.74342 (published: 0.743).
-    cats, counts = unit_value_counts(K2011)
-    o = unit_coincidences(counts).sum(axis=0)
-    assert list(cats) == [1, 2, 3, 4, 5]
-    assert list(o.sum(axis=1)) == pytest.approx([9, 13, 10, 5, 3])
-    assert o.sum() - np.trace(o) == pytest.approx(8.0)
-    assert o[1, 2] == pytest.approx(1 + 1 / 3)
-    assert np.allclose(o, o.T)
+    p = pairable(K2011)
+    assert list(p.cats) == [1, 2, 3, 4, 5]
+    assert list(np.asarray(p.counts.sum(axis=0)).ravel()) == [9, 13, 10, 5, 3]
+    pair_sums = unit_pair_sums(p, "nominal")
+    assert (pair_sums / (p.m - 1)).sum() == pytest.approx(8.0)
     assert krippendorff_alpha(K2011).value == pytest.approx(1 - 312 / 1216)
 
 
-@pytest.mark.parametrize("level", ["nominal", "ordinal", "interval", "ratio"])
+def test_interval_pair_sums_from_unit_moments() -> None:
+    # Unit 6 is (1, 2, 3, 4): the ordered pairs' squared differences are 2 × (1 + 4 + 9 + 1 +
+    # 4 + 1) = 40, and 2 (m S2 - S1^2) = 2 (4 × 30 - 10^2) = 40 gives the same without pairs.
+    p = pairable(K2011)
+    sums = unit_pair_sums(p, "interval")
+    assert sums[5] == pytest.approx(40.0)
+    # Units 1, 3, 4 are unanimous.
+    assert sums[[0, 2, 3]] == pytest.approx([0.0, 0.0, 0.0])
+
+
+@pytest.mark.parametrize("level", LEVELS)
 def test_matches_krippendorff_package_on_random_data(level: str) -> None:
     rng = np.random.default_rng(7)
     truth = rng.integers(1, 7, 60)
@@ -62,21 +75,64 @@ def test_matches_krippendorff_package_on_random_data(level: str) -> None:
     assert ours == pytest.approx(theirs, abs=1e-9)
 
 
-def test_vectorised_bootstrap_equals_a_plain_loop() -> None:
-    # Each resample, built by hand from the same unit draws, must give the same alpha.
-    cats, counts = unit_value_counts(K2011)
-    per_unit = unit_coincidences(counts)
-    boots = bootstrap_alpha(per_unit, cats, "ordinal", 50, seed=11)
-    rng = np.random.default_rng(11)
-    n = per_unit.shape[0]
-    draws = rng.integers(0, n, size=(50, n))  # first (only) batch uses the same draws
-    for b in range(50):
-        o = per_unit[draws[b]].sum(axis=0)
-        expected = alpha_from_coincidences(o, cats, "ordinal")
-        if np.isfinite(expected):
-            assert boots[b] == pytest.approx(float(expected))
-        else:
-            assert np.isnan(boots[b])
+@pytest.mark.parametrize("level", LEVELS)
+def test_matches_the_package_on_continuous_scores(level: str) -> None:
+    # Nearly every value distinct: the regime where a c × c array per unit used to explode.
+    rng = np.random.default_rng(3)
+    truth = rng.gamma(4.0, 2.0, 150)
+    data = truth + rng.normal(0, 1.0, (3, 150))
+    data = np.abs(data)  # the ratio level needs non-negative values
+    data[rng.random(data.shape) < 0.1] = np.nan
+    ours = krippendorff_alpha(data, level).value
+    theirs = krippendorff.alpha(reliability_data=data, level_of_measurement=level)
+    assert ours == pytest.approx(theirs, abs=1e-9)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_bootstrap_resamples_equal_alpha_of_the_resampled_data(level: str) -> None:
+    # Each bootstrap replicate must be the alpha of the data with its units repeated as
+    # drawn: rebuild the first 40 resamples from the same draws and ask the package.
+    p = pairable(K2011)
+    boots = bootstrap_alpha(p, level, 40, seed=11)
+    w = multiplicities(p.n_units, 40, np.random.default_rng(11))  # the first (only) batch
+    for b in range(40):
+        resampled = np.repeat(p.values, w[b].astype(int), axis=1)
+        if np.unique(resampled[~np.isnan(resampled)]).size < 2:
+            assert np.isnan(boots[b])  # no variation in this resample: undefined
+            continue
+        expected = krippendorff.alpha(reliability_data=resampled, level_of_measurement=level)
+        assert boots[b] == pytest.approx(expected, abs=1e-9)
+
+
+def test_point_estimate_is_the_row_of_ones() -> None:
+    p = pairable(K2011)
+    assert alpha_of_weights(p, "ordinal", np.ones((1, p.n_units)))[0] == pytest.approx(
+        krippendorff_alpha(K2011, "ordinal").value)
+
+
+def test_large_continuous_interval_data_stays_small_in_memory() -> None:
+    # 3 raters × 2,000 units of continuous scores: about 6,000 distinct values. A units × c × c
+    # coincidence array would need 2,000 × 6,000² × 8 bytes ≈ 576 GB; here the largest arrays
+    # are units × 128 resamples. Measured with tracemalloc (numpy reports its buffers to it).
+    rng = np.random.default_rng(5)
+    truth = rng.normal(50, 10, 2000)
+    data = truth + rng.normal(0, 4, (3, 2000))
+    data[rng.random(data.shape) < 0.05] = np.nan
+    tracemalloc.start()
+    try:
+        result = krippendorff_alpha(data, "interval", n_boot=1000, seed=1)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 64 * 2 ** 20
+    assert result.n == int(((~np.isnan(data)).sum(axis=0) >= 2).sum())
+    assert result.low < result.value < result.high
+    # Expected ≈ var(truth) / (var(truth) + var(noise)) = 100 / 116; the package agrees on a
+    # slice small enough for its own c × c matrix.
+    assert result.value == pytest.approx(100 / 116, abs=0.03)
+    sliced = data[:, :150]
+    assert krippendorff_alpha(sliced, "interval").value == pytest.approx(
+        krippendorff.alpha(reliability_data=sliced, level_of_measurement="interval"), abs=1e-9)
 
 
 def test_bootstrap_interval_brackets_the_estimate_and_is_reproducible() -> None:
@@ -112,6 +168,16 @@ def test_identical_ratings_are_undefined_not_nan() -> None:
     assert r.value is None and "same value" in r.reason
 
 
+def test_a_singly_rated_unit_does_not_count_as_variation() -> None:
+    # Every unit rated twice has the value 4; unit 3, rated once, has 9. The categories come
+    # from the pairable units only, so the answer is "no variation", not a bootstrap note.
+    data = np.array([[4.0, 4.0, 9.0], [4.0, 4.0, N]])
+    for level in LEVELS:
+        r = krippendorff_alpha(data, level, n_boot=50)
+        assert r.value is None and "same value" in r.reason, level
+        assert "bootstrap" not in r.reason
+
+
 def test_one_unit_with_variation_is_zero() -> None:
     # With one unit, o_ck = n_c n_k / (m - 1) off the diagonal, so the observed and the
     # expected disagreement coincide and alpha = 1 - (n-1)/(m-1) * 1 = 0 (n = m).
@@ -121,7 +187,7 @@ def test_one_unit_with_variation_is_zero() -> None:
 
 def test_perfect_agreement_is_one() -> None:
     data = np.array([[1.0, 2.0, 3.0, 1.0], [1.0, 2.0, 3.0, 1.0]])
-    for level in ("nominal", "ordinal", "interval", "ratio"):
+    for level in LEVELS:
         assert krippendorff_alpha(data, level).value == pytest.approx(1.0)
 
 

@@ -125,3 +125,34 @@ def test_untestable_cases() -> None:
     r = alt_test(missing, "j", nominal=True)
     assert r.advantage_probability.value is None
     assert "judge" in r.winning_rate.reason
+
+
+def test_clustered_units_are_tested_on_cluster_means() -> None:
+    # Eight transcripts, each rated on two items (two units); humans a, b, c and judge j.
+    # Held-out c: its others (a, b) always agree with the judge; c disagrees on the first
+    # unit of transcripts t0..t3. Unit wins: judge always wins; c wins where it agrees.
+    # Per transcript, d_t = mean(W_c) - mean(W_j) = (0 + 1)/2 - 1 = -0.5 for t0..t3 and 0
+    # for t4..t7: so the test runs on 8 values (-.5 × 4, 0 × 4), not on 16 unit values.
+    units, clusters, cols = [], {}, []
+    for t in range(8):
+        for item in range(2):
+            u = f"t{t}/i{item}"
+            units.append(u)
+            clusters[u] = f"t{t}"
+            c_off = t < 4 and item == 0
+            cols.append([0, 0, 1 if c_off else 0, 0])
+    values = np.array(cols, dtype=float).T
+    m = RatingMatrix(["a", "b", "c", "j"], units, values, clusters=clusters)
+    r = alt_test(m, "j", nominal=True, epsilon=0.2)
+    c = {h.rater: h for h in r.humans}["c"]
+    assert c.n_units == 8 and c.n_instances == 16
+    assert c.human_win_rate == pytest.approx(0.75) and c.judge_win_rate == pytest.approx(1.0)
+    expected = stats.wilcoxon(np.r_[[-0.5 - 0.2] * 4, [0 - 0.2] * 4],
+                              alternative="less").pvalue
+    assert c.p_value == pytest.approx(expected)
+    # One unit per cluster is the plain test.
+    plain = RatingMatrix(["a", "b", "c", "j"], units, values)
+    own = RatingMatrix(["a", "b", "c", "j"], units, values, clusters={u: u for u in units})
+    p1 = {h.rater: h.p_value for h in alt_test(plain, "j", nominal=True).humans}
+    p2 = {h.rater: h.p_value for h in alt_test(own, "j", nominal=True).humans}
+    assert p1 == pytest.approx(p2)

@@ -8,9 +8,10 @@ from scipy import stats
 from sklearn.metrics import cohen_kappa_score
 
 from annotation.analysis.compare import (bootstrap_correlations, compare_nominal,
-                                         compare_numeric, multiplicities, qwk)
+                                         compare_numeric, multiplicities, qwk,
+                                         resample_weights)
 from annotation.analysis.data import RatingMatrix
-from annotation.analysis.judge import judge_vs_humans, system_level
+from annotation.analysis.judge import judge_vs_humans, system_level, system_means
 
 
 def _matrix(rows: dict[str, list[float]], systems: dict[str, str] | None = None) -> RatingMatrix:
@@ -123,4 +124,46 @@ def test_system_level_needs_three_systems() -> None:
     out, n = system_level(np.array([1.0, 2.0]), np.array([1.0, 2.0]), ["s1", "s2"])
     assert n == 2 and out["pearson"].value is None and "three systems" in out["pearson"].reason
     out, n = system_level(np.array([1.0, 2.0]), np.array([1.0, 2.0]), [None, None])
-    assert n == 0
+    assert n == 0 and "'system' column" in out["spearman"].reason
+
+
+def test_ceiling_rows_pair_human_and_judge_on_the_same_units() -> None:
+    # a: 1 2 3 4 5 .    b: 2 2 3 5 . 6    c: 1 3 . 4 5 6    judge: . 2 3 4 5 6
+    # Held-out a: units rated by a, by the judge and by b or c are u1..u4 (u0 lacks the
+    # judge, u5 lacks a), so both a's row and the judge's row rest on those 4 units. The
+    # references (mean of b, c) there are 2.5, 3, 4.5, 5: a scores 2, 3, 4, 5 → MAE .25;
+    # the judge scores 2, 3, 4, 5 too → MAE .25. (Before, a used u0..u4 and the judge u1..u5.)
+    m = _matrix({"a": [1, 2, 3, 4, 5, np.nan], "b": [2, 2, 3, 5, np.nan, 6],
+                 "c": [1, 3, np.nan, 4, 5, 6], "j": [np.nan, 2, 3, 4, 5, 6]})
+    r = judge_vs_humans(m, "j", nominal=False, n_boot=0)
+    rows = {row.rater: row for row in r.ceiling}
+    assert rows["a"].human.n_units == rows["a"].judge.n_units == 4
+    assert rows["a"].human.mae.value == pytest.approx(0.25)
+    assert rows["a"].judge.mae.value == pytest.approx(0.25)
+    for row in r.ceiling:
+        assert row.human.n_units == row.judge.n_units
+
+
+def test_cluster_bootstrap_resamples_whole_clusters() -> None:
+    # Ten transcripts with three rated units each: a resample draws transcripts, so every
+    # unit of a transcript gets its transcript's multiplicity. Each replicate equals the
+    # correlation of the data rebuilt from those cluster draws.
+    rng = np.random.default_rng(1)
+    clusters = np.repeat(np.arange(10), 3)
+    x = rng.normal(0, 1, 30)
+    y = x + rng.normal(0, 1, 30)
+    boots = bootstrap_correlations(x, y, 12, seed=4, clusters=clusters)
+    w = resample_weights(clusters, 12, np.random.default_rng(4))
+    assert np.all(w.reshape(12, 10, 3) == w.reshape(12, 10, 3)[:, :, :1])
+    for b in range(12):
+        xb, yb = np.repeat(x, w[b].astype(int)), np.repeat(y, w[b].astype(int))
+        assert boots["pearson"][b] == pytest.approx(stats.pearsonr(xb, yb).statistic)
+        assert boots["kendall"][b] == pytest.approx(stats.kendalltau(xb, yb).statistic)
+
+
+def test_system_means_behind_the_system_level_correlations() -> None:
+    judge = np.array([1, 2, 3, 4, 2, 3], dtype=float)
+    ref = np.array([2, 2, 4, 4, 3, 3], dtype=float)
+    means = system_means(judge, ref, ["s1", "s1", "s2", "s2", "s3", "s3"])
+    assert [(m.system, m.n_units, m.judge_mean, m.human_mean) for m in means] == [
+        ("s1", 2, 1.5, 2.0), ("s2", 2, 3.5, 4.0), ("s3", 2, 2.5, 3.0)]

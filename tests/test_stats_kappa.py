@@ -20,6 +20,22 @@ def test_cohen_two_by_two_published() -> None:
     assert r.n == 50
 
 
+def test_weighted_kappa_published_example() -> None:
+    # SAS/STAT User's Guide, "The FREQ Procedure", Getting Started: Agreement Study. Two
+    # dermatologists rate 88 patients' skin condition as terrible, poor, marginal or clear
+    # (rows: dermatologist 1, columns: dermatologist 2). Published output: simple kappa
+    # 0.3449, weighted kappa 0.5082 with SAS's default Cicchetti–Allison weights,
+    # 1 - |i - j| / (k - 1), which are the linear weights.
+    skin = [[10, 4, 1, 0], [5, 10, 12, 2], [2, 4, 12, 5], [0, 2, 6, 13]]
+    simple = kappa_from_table(skin)
+    assert simple.value == pytest.approx(0.3449, abs=5e-5) and simple.n == 88
+    assert kappa_from_table(skin, "linear").value == pytest.approx(0.5082, abs=5e-5)
+    # The same ratings as two rating vectors over the 4-point scale.
+    a, b = _vectors(skin)
+    assert cohen_kappa(a, b, scale=[1, 2, 3, 4], weights="linear").value == pytest.approx(
+        0.5082, abs=5e-5)
+
+
 # Hand-derived 3-category example (n = 10): rows rater A, columns rater B.
 TABLE3 = [[3, 1, 0], [1, 2, 1], [0, 0, 2]]
 

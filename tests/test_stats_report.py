@@ -60,11 +60,35 @@ def test_csv_errors_name_file_line_and_field(tmp_path: Path) -> None:
         load_long_csv(_write(tmp_path, ""))
 
 
-def test_conflicting_duplicate_is_an_input_error(tmp_path: Path) -> None:
-    rows = load_long_csv(_write(tmp_path, "unit,rater,value\nu1,a,3\nu1,a,4\nu1,b,4\n"))
+def test_conflicting_duplicate_names_the_file(tmp_path: Path) -> None:
+    path = _write(tmp_path, "unit,rater,value\nu1,a,3\nu1,a,4\nu1,b,4\n")
+    rows = load_long_csv(path)
     with pytest.raises(InputError) as err:
-        agreement_report(rows, level="ordinal")
-    assert err.value.line == 3
+        agreement_report(rows, level="ordinal", path=str(path))
+    assert err.value.line == 3 and str(err.value).startswith(f"{path}:3: field 'value'")
+    assert "twice with different values" in str(err.value)
+
+
+@pytest.mark.parametrize("text,line,words", [
+    ('unit,rater,value\nu1,a,"3\nu1,b,4\n', 2, "never closed"),      # unterminated quote
+    ('unit,rater,value\nu1,a,3\nu2,a,"4"x\n', 3, "malformed quoting"),  # text after a quote
+    ("unit,rater,value,Rater\nu1,a,3,b\n", 1, "appears twice"),         # duplicate column
+])
+def test_malformed_csv_is_rejected_with_its_line(tmp_path: Path, text: str, line: int,
+                                                 words: str) -> None:
+    path = _write(tmp_path, text)
+    with pytest.raises(InputError) as err:
+        load_long_csv(path, level="ordinal")
+    assert err.value.line == line and words in str(err.value)
+    assert str(err.value).startswith(f"{path}:{line}")
+
+
+def test_quoted_field_spanning_lines_keeps_line_numbers(tmp_path: Path) -> None:
+    # The record starting on line 2 spans lines 2-3; the bad value is on line 4.
+    path = _write(tmp_path, 'unit,rater,value\n"u\n1",a,3\nu2,a,oops\n')
+    with pytest.raises(InputError) as err:
+        load_long_csv(path, level="interval")
+    assert err.value.line == 4 and "\n" not in str(err.value)
 
 
 def test_report_errors() -> None:
@@ -128,14 +152,62 @@ def test_report_with_judge_has_items_and_overall() -> None:
     assert item["judge"]["n_systems"] == 4
     assert len(item["judge"]["ceiling"]) == 3
     assert len(item["alt_test"]["humans"]) == 3
-    assert rep["overall"]["judge"]["item_level"]["n_units"] == 72
+    overall = rep["overall"]
+    assert overall["judge"]["item_level"]["n_units"] == 72
+    assert overall["items"] == ["empathy", "realism"] and overall["rescaled"] is True
+    # Clustered by transcript: 36 transcripts, each with its two items.
+    assert overall["n_clusters"] == 36
+    assert {h["n_units"] for h in overall["alt_test"]["humans"]} == {36}
+    assert {h["n_instances"] for h in overall["alt_test"]["humans"]} == {72}
     json.dumps(rep, allow_nan=False)
+
+
+def test_pooled_block_rescales_each_item_by_its_scale() -> None:
+    # Item "short" (scale 1-5) and item "long" (scale 1-10), 12 units each. Humans agree; the
+    # judge is one point above them everywhere. Rescaled, one point is 1/4 of the short
+    # scale and 1/9 of the long one, so the pooled mean difference is (1/4 + 1/9) / 2 =
+    # 13/72 and the MAE the same; without rescaling it would be 1.
+    rows = []
+    for item, top in (("short", 5), ("long", 10)):
+        for u in range(12):
+            v = 1 + u % (top - 1)
+            rows += [{"unit": f"t{u}", "rater": r, "value": v, "item": item}
+                     for r in ("ann", "bob", "cat")]
+            rows.append({"unit": f"t{u}", "rater": "judge", "value": v + 1, "item": item})
+    rep = agreement_report(rows, judge="judge", level="ordinal", n_boot=0,
+                           scales={"short": range(1, 6), "long": range(1, 11)})
+    item_level = rep["overall"]["judge"]["item_level"]
+    assert item_level["mean_diff"]["value"] == pytest.approx(13 / 72)
+    assert item_level["mae"]["value"] == pytest.approx(13 / 72)
+    assert rep["items"][0]["judge"]["item_level"]["mae"]["value"] == pytest.approx(1.0)
+    text = render_text(rep)
+    assert "All items pooled" in text and "rescaled to 0–1" in text
+
+
+def test_single_rater_item_says_why_cohen_is_missing() -> None:
+    rows = [{"unit": f"u{i}", "rater": "ann", "value": i % 3 + 1} for i in range(5)]
+    rep = agreement_report(rows, level="ordinal", n_boot=0)
+    ag = rep["items"][0]["agreement"]
+    assert ag["cohen"] == [] and "two or more human raters" in ag["cohen_reason"]
+    assert "two or more human raters; this item has 1" in render_text(rep)
+
+
+def test_judge_not_required_marks_every_item() -> None:
+    rows = [r for r in _study_rows() if r["rater"] != "judge"]
+    with pytest.raises(InputError):
+        agreement_report(rows, judge="judge", level="ordinal", n_boot=0)
+    rep = agreement_report(rows, judge="judge", level="ordinal", n_boot=0,
+                           judge_required=False)
+    assert all("did not rate" in i["judge_reason"] for i in rep["items"])
+    assert rep["overall"] is None and "rated 0 item" in rep["overall_reason"]
 
 
 def test_renderings_show_aligned_tables() -> None:
     rep = agreement_report(_study_rows(), judge="judge", level="ordinal", n_boot=50)
     text = render_text(rep)
-    assert "Krippendorff alpha" in text and "Alternative annotator test" in text
+    assert "Krippendorff α" in text and "Alternative annotator test" in text
+    assert "Human–human ceiling (leave one out)" in text and "System level" in text
+    assert "verdict: the judge" in text
     assert "All items pooled" in text
     # Alignment: in the first table, every line has a blank wherever the dashed rule under
     # the header has the gap between two columns.

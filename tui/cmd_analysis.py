@@ -1,8 +1,9 @@
 """`bedside analyze --study S` and `bedside agreement FILE.csv`: agreement reports. Headless.
 
 Both build the same report (`annotation.analysis.report`): inter-rater agreement per item,
-and judge-versus-human validation when a judge is named (or, for a study, when an LLM judge
-has rated it).
+judge-versus-human validation per item and over all items pooled, when a judge is named (or,
+for a study, when one LLM judge has rated it). `--bootstrap` and `--epsilon` are checked by
+argparse with the validation the app uses too (`annotation.analysis.options`).
 """
 
 from __future__ import annotations
@@ -13,20 +14,35 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from annotation.analysis.options import (DEFAULT_BOOTSTRAP, DEFAULT_EPSILON, MAX_BOOTSTRAP,
+                                         parse_bootstrap, parse_epsilon)
 from core.errors import InputError
 
 LEVELS = ("nominal", "ordinal", "interval", "ratio")
+
+
+def _argtype(parse: Callable[[str], Any]) -> Callable[[str], Any]:
+    """An argparse type from one of the shared parsers (its message becomes the error)."""
+    def convert(text: str) -> Any:
+        try:
+            return parse(text)
+        except InputError as err:
+            raise argparse.ArgumentTypeError(err.reason) from None
+    convert.__name__ = parse.__name__.removeprefix("parse_")  # argparse names it in errors
+    return convert
 
 
 def _outputs(p: argparse.ArgumentParser) -> None:
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print the report as JSON")
     out.add_argument("--markdown", action="store_true", help="print the report as Markdown")
-    p.add_argument("--epsilon", type=float, default=0.2,
-                   help="alternative annotator test margin: 0.2 expert raters (default), "
-                   "0.15 skilled, 0.1 crowd")
-    p.add_argument("--bootstrap", type=int, default=1000, help="bootstrap resamples")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--epsilon", type=_argtype(parse_epsilon), default=DEFAULT_EPSILON,
+                   metavar="E", help="alternative annotator test margin, 0 <= E < 1, or a "
+                   "preset: expert (0.2, default), skilled (0.15), crowd (0.1)")
+    p.add_argument("--bootstrap", type=_argtype(parse_bootstrap), default=DEFAULT_BOOTSTRAP,
+                   metavar="N", help=f"bootstrap resamples for the 95%% intervals, 0 to "
+                   f"{MAX_BOOTSTRAP} (default {DEFAULT_BOOTSTRAP}; 0: no intervals)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
 
 
 def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> None:
@@ -38,12 +54,15 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
     p.add_argument("--judge", metavar="NAME", help="the rater to validate against the others")
     p.add_argument("--level", choices=LEVELS, default="ordinal",
                    help="measurement level of the values (default ordinal)")
+    # Every command takes --db; this one reads only FILE, so the database is not opened.
+    p.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
+                   help="accepted like on every command, and unused: the ratings come from FILE")
     _outputs(p)
     p.set_defaults(func=agreement)
     p = sub.add_parser("analyze", help="agreement and judge-vs-human report for a study")
     p.add_argument("--study", required=True, metavar="S", help="study name or id")
     p.add_argument("--judge", metavar="NAME",
-                   help="judge rater name (default: the study's LLM judge, if any)")
+                   help="judge rater name (default: the study's LLM judge, if it has one)")
     _outputs(p)
     add_db(p)
     p.set_defaults(func=analyze)
@@ -56,8 +75,11 @@ def _print(report: dict[str, Any], args: argparse.Namespace) -> None:
         print(json.dumps(report, ensure_ascii=False, indent=2))
         return
     render = render_markdown if args.markdown else render_text
-    # A study report holds one report per rubric item (each at the item's own level).
-    print("\n\n".join(render(r) for r in report.get("reports", [report])))
+    # A study report holds one report per level (scale items, choice items).
+    parts = report.get("reports", [report])
+    if not parts:
+        print(f"Study '{report['study']}': no scale or choice item has ratings.")
+    print("\n\n".join(render(r) for r in parts))
 
 
 def agreement(args: argparse.Namespace) -> int:
@@ -69,7 +91,7 @@ def agreement(args: argparse.Namespace) -> int:
         raise InputError("no such file", path=str(path))
     rows = load_long_csv(path, level=args.level)
     report = agreement_report(rows, judge=args.judge, level=args.level, n_boot=args.bootstrap,
-                              seed=args.seed, epsilon=args.epsilon)
+                              seed=args.seed, epsilon=args.epsilon, path=str(path))
     _print(report, args)
     return 0
 

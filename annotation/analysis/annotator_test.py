@@ -9,7 +9,17 @@ judge's (a tie is a win for both). With d_i = W_h,i - W_f,i we test H0: mean(d) 
 against H1: mean(d) < eps by a one-sided paired t-test (Wilcoxon signed-rank on d_i - eps
 under 30 units), correct the p-values over humans with Benjamini–Yekutieli at q, and report
 the winning rate (share of humans whose H0 is rejected; the judge passes at >= 0.5) and the
-advantage probability (mean over humans of the judge's win rate).
+advantage probability (mean over humans of the judge's win rate). The margin ε has presets
+in `options.EPSILON` (expert 0.2, skilled 0.15, crowd 0.1). Calderon, Reichart & Dror's own
+code skips a human with under 30 instances where this one runs the Wilcoxon test, so the two
+agree whenever every human has 30 or more (tests/test_stats_alttest_published.py).
+
+Clustered units. When units belong together (the items, or the turns, of one transcript),
+they are not independent evidence. With clusters, the per-unit wins are first averaged
+within each cluster, and the test runs on the per-cluster differences d_t = mean(W_h) -
+mean(W_f); the win rates are then means over clusters (each transcript weighs the same). With
+one unit per cluster this is exactly the test above. Pooling items this way is meaningful
+because a win is decided within one unit, so rescaling an item does not change it.
 
 Must not import: tui, textual, rich, litellm, db.
 """
@@ -23,7 +33,6 @@ from scipy import stats
 from annotation.analysis.data import RatingMatrix
 from annotation.analysis.result import Stat, defined, undefined
 
-EPSILON = {"expert": 0.2, "skilled": 0.15, "crowd": 0.1}
 MIN_UNITS_FOR_T = 30
 
 
@@ -31,7 +40,9 @@ class HumanTest(BaseModel):
     """The test against one held-out human."""
 
     rater: str = Field(description="The held-out human j.")
-    n_units: int = Field(description="Units compared.")
+    n_units: int = Field(description="Units compared (clusters, when units are clustered).")
+    n_instances: int | None = Field(None, description="Rated units behind the clusters, when "
+                                    "the test ran on clusters; None otherwise.")
     judge_win_rate: float | None = Field(description="Share of units the judge wins.")
     human_win_rate: float | None = Field(description="Share of units human j wins.")
     test: str | None = Field(description="'t' (paired t-test) or 'wilcoxon'.")
@@ -87,9 +98,10 @@ def one_sided_p(d: np.ndarray, epsilon: float) -> tuple[float, str]:
 
 
 def _wins(m: RatingMatrix, judge: str, human: str, nominal: bool) -> tuple[np.ndarray, ...]:
+    """Judge wins, human wins and the unit index, over the units the test can use."""
     j, h = m.row(judge), m.row(human)
     others = m.without(judge).without(human).values
-    wf, wh = [], []
+    wf, wh, used = [], [], []
     for u in range(len(m.units)):
         ref = others[:, u][~np.isnan(others[:, u])]
         if np.isnan(j[u]) or np.isnan(h[u]) or ref.size == 0:
@@ -97,7 +109,16 @@ def _wins(m: RatingMatrix, judge: str, human: str, nominal: bool) -> tuple[np.nd
         sf, sh = alignment(j[u], ref, nominal), alignment(h[u], ref, nominal)
         wf.append(sf >= sh)
         wh.append(sh >= sf)
-    return np.array(wf, dtype=float), np.array(wh, dtype=float)
+        used.append(u)
+    return np.array(wf, dtype=float), np.array(wh, dtype=float), np.array(used, dtype=int)
+
+
+def _by_cluster(m: RatingMatrix, used: np.ndarray, *wins: np.ndarray) -> list[np.ndarray]:
+    """Each win vector averaged within the clusters of the used units."""
+    labels = np.array([m.clusters.get(m.units[u], m.units[u]) for u in used])
+    _, codes = np.unique(labels, return_inverse=True)
+    sizes = np.bincount(codes)
+    return [np.bincount(codes, weights=w) / sizes for w in wins]
 
 
 def alt_test(m: RatingMatrix, judge: str, *, nominal: bool, epsilon: float = 0.2,
@@ -106,16 +127,21 @@ def alt_test(m: RatingMatrix, judge: str, *, nominal: bool, epsilon: float = 0.2
     humans = [r for r in m.raters if r != judge]
     rows = []
     for h in humans:
-        wf, wh = _wins(m, judge, h, nominal)
+        wf, wh, used = _wins(m, judge, h, nominal)
         if wf.size == 0:
             rows.append(HumanTest(rater=h, n_units=0, judge_win_rate=None, human_win_rate=None,
                                   test=None, p_value=None, p_adjusted=None, rejected=False,
                                   reason="no unit rated by the judge, this human and another"))
             continue
+        instances = None
+        clusters = {m.clusters.get(m.units[u], m.units[u]) for u in used} if m.clusters else ()
+        if len(clusters) and len(clusters) < used.size:
+            instances = int(wf.size)  # some clusters hold several units: test on clusters
+            wf, wh = _by_cluster(m, used, wf, wh)
         p, test = one_sided_p(wh - wf, epsilon)
-        rows.append(HumanTest(rater=h, n_units=int(wf.size), judge_win_rate=float(wf.mean()),
-                              human_win_rate=float(wh.mean()), test=test, p_value=p,
-                              p_adjusted=None, rejected=False))
+        rows.append(HumanTest(rater=h, n_units=int(wf.size), n_instances=instances,
+                              judge_win_rate=float(wf.mean()), human_win_rate=float(wh.mean()),
+                              test=test, p_value=p, p_adjusted=None, rejected=False))
     return _summarise(rows, epsilon, q, len(humans))
 
 

@@ -92,14 +92,29 @@ def _weighted_kendall(w: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray
 _KENDALL_MATRIX_MAX = 2000  # above this many units the n × n sign matrices cost too much
 
 
+def cluster_codes(clusters: np.ndarray | list[str] | None, n: int) -> np.ndarray:
+    """Cluster index 0..C-1 of each of n units (each unit its own cluster when None)."""
+    if clusters is None:
+        return np.arange(n)
+    return np.unique(np.asarray(clusters), return_inverse=True)[1].ravel()
+
+
+def resample_weights(clusters: np.ndarray, n_boot: int, rng: np.random.Generator) -> np.ndarray:
+    """(n_boot, units) multiplicities from resampling whole clusters (codes 0..C-1)."""
+    return multiplicities(int(clusters.max()) + 1 if clusters.size else 0, n_boot,
+                          rng)[:, clusters]
+
+
 def bootstrap_correlations(x: np.ndarray, y: np.ndarray, n_boot: int,
-                           seed: int | None) -> dict[str, np.ndarray]:
-    """Correlations of `n_boot` unit resamples (NaN where a resample has no variation).
+                           seed: int | None, clusters: np.ndarray | None = None
+                           ) -> dict[str, np.ndarray]:
+    """Correlations of `n_boot` resamples (NaN where a resample has no variation).
 
     Vectorised: a resample is a vector of unit multiplicities, and each correlation is
-    computed from weighted sums over the original units.
+    computed from weighted sums over the original units. With `clusters` (codes 0..C-1),
+    whole clusters are resampled (e.g. the items of one transcript go together).
     """
-    w = multiplicities(x.size, n_boot, np.random.default_rng(seed))
+    w = resample_weights(cluster_codes(clusters, x.size), n_boot, np.random.default_rng(seed))
     out = {"pearson": _weighted_pearson(w, x, y),
            "spearman": _weighted_pearson(w, _resample_midranks(w, x),
                                          _resample_midranks(w, y))}
@@ -147,14 +162,18 @@ def qwk(x: np.ndarray, y: np.ndarray) -> Stat:
 
 
 def compare_numeric(x: np.ndarray, y: np.ndarray, *, n_boot: int = 1000,
-                    seed: int | None = 0) -> Comparison:
-    """Compare scores `x` with reference `y` (NaN = missing; pairs with a NaN are dropped)."""
+                    seed: int | None = 0, clusters: np.ndarray | None = None) -> Comparison:
+    """Compare scores `x` with reference `y` (NaN = missing; pairs with a NaN are dropped).
+
+    `clusters` (one label per unit) makes the bootstrap resample whole clusters.
+    """
     keep = ~np.isnan(x) & ~np.isnan(y)
     x, y = x[keep], y[keep]
     n = int(x.size)
     corrs = {k: correlation(x, y, k) for k in CORRELATIONS}
     if n_boot > 0 and any(s.defined for s in corrs.values()):
-        boots = bootstrap_correlations(x, y, n_boot, seed)
+        codes = None if clusters is None else cluster_codes(np.asarray(clusters)[keep], n)
+        boots = bootstrap_correlations(x, y, n_boot, seed, codes)
         corrs = {k: with_interval(s, boots[k]) for k, s in corrs.items()}
     diff = x - y
     none = "no units in common"

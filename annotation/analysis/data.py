@@ -34,6 +34,7 @@ class Row:
     item: str = ""
     system: str | None = None  # the doctor model that produced the unit, if known
     line: int | None = None  # source line, for error messages
+    cluster: str | None = None  # units that belong together (the turns of one transcript)
 
 
 @dataclass
@@ -45,12 +46,13 @@ class RatingMatrix:
     values: np.ndarray
     labels: list[str] | None = None  # nominal: code i means labels[i]
     systems: dict[str, str] = field(default_factory=dict)  # unit -> system
+    clusters: dict[str, str] = field(default_factory=dict)  # unit -> cluster, when given
 
     def without(self, rater: str) -> RatingMatrix:
         """The matrix with one rater's row removed."""
         keep = [i for i, r in enumerate(self.raters) if r != rater]
         return RatingMatrix([self.raters[i] for i in keep], self.units, self.values[keep],
-                            self.labels, self.systems)
+                            self.labels, self.systems, self.clusters)
 
     def row(self, rater: str) -> np.ndarray:
         """One rater's ratings across units."""
@@ -80,7 +82,8 @@ def as_rows(rows: Iterable[Any]) -> list[Row]:
             continue
         out.append(Row(unit=str(_get(r, "unit")), rater=str(_get(r, "rater")),
                        value=_get(r, "value"), item=str(_get(r, "item", "") or ""),
-                       system=_get(r, "system"), line=_get(r, "line")))
+                       system=_get(r, "system"), line=_get(r, "line"),
+                       cluster=_get(r, "cluster")))
     return out
 
 
@@ -93,15 +96,22 @@ def is_missing(value: Any) -> bool:
     return isinstance(value, float) and math.isnan(value)
 
 
+def shown(value: Any, limit: int = 40) -> str:
+    """A value quoted for a one-line message: line breaks escaped, long text cut."""
+    text = str(value).replace("\r", "\\r").replace("\n", "\\n")
+    return "'" + (text[:limit] + "…" if len(text) > limit else text) + "'"
+
+
 def to_number(value: Any, *, path: str | None = None, line: int | None = None) -> float:
     """A rating as a float, or InputError naming the value field."""
     try:
         x = float(value)
     except (TypeError, ValueError):
-        raise InputError(f"'{value}' is not a number (a numeric level was asked)",
+        raise InputError(f"{shown(value)} is not a number (a numeric level was asked)",
                          path=path, line=line, field="value") from None
     if not math.isfinite(x):
-        raise InputError(f"'{value}' is not a finite number", path=path, line=line, field="value")
+        raise InputError(f"{shown(value)} is not a finite number", path=path, line=line,
+                         field="value")
     return x
 
 
@@ -127,11 +137,12 @@ def build_matrix(rows: Sequence[Row], *, level: str, scale: Sequence[Any] | None
              else to_number(r.value, path=path, line=r.line))
         old = values[ri[r.rater], ui[r.unit]]
         if not math.isnan(old) and old != x:
-            raise InputError(f"rater '{r.rater}' rated unit '{r.unit}' twice with different "
-                             "values", path=path, line=r.line, field="value")
+            raise InputError(f"rater {shown(r.rater)} rated unit {shown(r.unit)} twice with "
+                             "different values", path=path, line=r.line, field="value")
         values[ri[r.rater], ui[r.unit]] = x
     systems = {r.unit: str(r.system) for r in rows if r.system not in (None, "")}
-    return RatingMatrix(raters, units, values, labels, systems)
+    clusters = {r.unit: str(r.cluster) for r in rows if r.cluster not in (None, "")}
+    return RatingMatrix(raters, units, values, labels, systems, clusters)
 
 
 def _sort_key(label: str) -> tuple[int, float, str]:
@@ -145,32 +156,63 @@ def _sort_key(label: str) -> tuple[int, float, str]:
 def load_long_csv(path: str | Path, *, level: str | None = None) -> list[Row]:
     """Read a long-format CSV (unit, rater, value[, item][, system]) into rows.
 
-    Raises InputError naming the file, line and field for a missing column, an empty unit
-    or rater, or (when `level` is numeric) a value that is not a number.
+    Raises InputError naming the file, line and field for a missing or repeated column, an
+    empty unit or rater, malformed quoting, or (when `level` is numeric) a value that is not
+    a number.
     """
     p = str(path)
-    try:
-        with open(path, newline="", encoding="utf-8-sig") as fh:
-            return _read_rows(csv.reader(fh), p, level)
-    except OSError as err:
-        raise InputError(f"cannot read ({err.__class__.__name__})", path=p) from None
-    except (csv.Error, UnicodeDecodeError) as err:
-        raise InputError(f"not a readable CSV file ({err.__class__.__name__})", path=p) from None
-
-
-def _read_rows(reader: Any, path: str, level: str | None) -> list[Row]:
     if level is not None:
         validate_level(level)
-    header = [h.strip().lower() for h in next(reader, [])]
+    try:
+        with open(path, newline="", encoding="utf-8-sig") as fh:
+            # strict: an unterminated quote or text after a closing quote is an error,
+            # not silently glued into the field.
+            return _read_rows(csv.reader(fh, strict=True), p, level)
+    except OSError as err:
+        raise InputError(f"cannot read ({err.__class__.__name__})", path=p) from None
+    except UnicodeDecodeError:
+        raise InputError("not a UTF-8 text file", path=p) from None
+
+
+def _next(reader: Any, path: str) -> list[str] | None:
+    """The next record, None at the end; malformed quoting names the line it starts on."""
+    start = reader.line_num + 1
+    try:
+        return next(reader)
+    except StopIteration:
+        return None
+    except csv.Error as err:
+        why = ("a quoted field is never closed" if "end of data" in str(err)
+               else f"malformed quoting: {err}")
+        raise InputError(why, path=path, line=start) from None
+
+
+def _header(reader: Any, path: str) -> list[str]:
+    header = [h.strip().lower() for h in _next(reader, path) or []]
     if not header:
         raise InputError("the file is empty (expected a header: unit,rater,value)", path=path)
+    seen: set[str] = set()
+    for name in header:
+        if name in seen:
+            raise InputError("the column appears twice in the header", path=path, line=1,
+                             field=name)
+        seen.add(name)
     for col in REQUIRED_COLUMNS:
         if col not in header:
             raise InputError(f"missing column '{col}' (header has: {', '.join(header)})",
                              path=path, line=1, field=col)
+    return header
+
+
+def _read_rows(reader: Any, path: str, level: str | None) -> list[Row]:
+    header = _header(reader, path)
     idx = {name: header.index(name) for name in header}
     rows = []
-    for line, rec in enumerate(reader, start=2):
+    while True:
+        line = reader.line_num + 1  # a quoted field may span lines: where the record starts
+        rec = _next(reader, path)
+        if rec is None:
+            break
         if not any(c.strip() for c in rec):
             continue
         if len(rec) != len(header):

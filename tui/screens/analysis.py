@@ -1,194 +1,126 @@
 """Analysis screen: inter-rater agreement and judge-versus-human statistics of a reader study
-(or of a long-format CSV file), per rubric item, with terminal plots.
+(or of a long-format CSV file), per rubric item and over all items pooled, with plots.
 
 The report (`annotation.analysis_study.study_report`, or `load_long_csv` + `agreement_report`)
-is computed in a thread worker on its own SQLite connection; the per-unit values the plots
-need (mean of humans against the judge) are computed from the same ratings. Widgets are
-only touched on the event loop (`call_from_thread`).
+is computed in a thread worker on its own SQLite connection, with the same defaults and
+option checks as `bedside analyze` (`annotation.analysis.options`). Its sections are laid out
+by `annotation.analysis.render` (the text report's own layout), so the app shows exactly
+what the command line prints: agreement among humans, Cohen's κ per pair, the judge against
+the humans with the leave-one-out ceiling, the system level, the alternative annotator test,
+and the pooled block. Widgets are only touched on the event loop (`call_from_thread`).
 
 Must not import: core.engine, litellm.
 """
 
 from __future__ import annotations
 
-import math
-from collections import defaultdict
-from dataclasses import dataclass, field
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Container, Horizontal, VerticalScroll
+from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, DataTable, Footer, Header, Input, Label, Select, Static
+from textual.widget import Widget
+from textual.widgets import Button, DataTable, Footer, Header, Input, Select, Static
 from textual.worker import get_current_worker
 
-from annotation.analysis.render import STAT_LABELS, Section, fmt, interval
+from annotation.analysis.display import (OVERVIEW, Analysis, ItemView, build_analysis,
+                                         overview_row)
+from annotation.analysis.options import (DEFAULT_BOOTSTRAP, DEFAULT_EPSILON, parse_bootstrap,
+                                         parse_epsilon)
+from annotation.analysis.render import Section
 from tui.widgets import plots
 from tui.widgets.literal import literal
-from tui.widgets.tables import cell
 
 if TYPE_CHECKING:
     from tui.app import BedsideApp
 
 LEVELS = ("ordinal", "nominal", "interval", "ratio")
-N_BOOT = 200
 
 
-@dataclass
-class ItemView:
-    """One analysed rubric item: its report part and the per-unit data of its plots."""
-
-    item: str
-    level: str
-    judge: str | None
-    part: dict[str, Any]
-    pairs: list[tuple[float, float]] = field(default_factory=list)  # (mean of humans, judge)
-    human_values: list[Any] = field(default_factory=list)
-
-
-def _number(value: Any) -> float | None:
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        return None
-    return x if math.isfinite(x) else None
-
-
-def unit_pairs(rows: list[dict[str, Any]], judge: str | None) -> list[tuple[float, float]]:
-    """(mean of the humans, judge) for every unit both rated with a number."""
-    if judge is None:
-        return []
-    humans: dict[str, list[float]] = defaultdict(list)
-    judged: dict[str, float] = {}
-    for r in rows:
-        x = _number(r["value"])
-        if x is None:
-            continue
-        if r["rater"] == judge:
-            judged[r["unit"]] = x
-        else:
-            humans[r["unit"]].append(x)
-    return [(sum(humans[u]) / len(humans[u]), judged[u]) for u in sorted(judged) if humans[u]]
-
-
-def item_views(reports: list[dict[str, Any]], rows: list[dict[str, Any]]) -> list[ItemView]:
-    """Flatten agreement reports to one view per item, with the ratings of its plots.
-
-    `rows` are the analysed ratings as dicts with unit, rater, value and item.
-    """
-    by_item: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in rows:
-        by_item[r.get("item") or "(one item)"].append(r)
-    views = []
-    for report in reports:
-        judge, level = report.get("judge"), report["level"]
-        for part in report["items"]:
-            mine = by_item.get(part["item"], [])
-            item_judge = judge if part.get("judge") else None
-            views.append(ItemView(
-                item=part["item"], level=level, judge=item_judge, part=part,
-                pairs=unit_pairs(mine, item_judge) if level != "nominal" else [],
-                human_values=[r["value"] for r in mine if r["rater"] != item_judge]))
-    return views
-
-
-def compute_study(db_path: Any, study: str) -> tuple[str, list[ItemView]]:
-    """Thread-safe: the study report (n_boot=200) and its per-item views."""
+def compute_study(db_path: Any, study: str, judge: str | None = None,
+                  n_boot: int = DEFAULT_BOOTSTRAP,
+                  epsilon: float = DEFAULT_EPSILON) -> Analysis:
+    """Thread-safe: the study report and its per-item views (own database connection)."""
     from annotation.analysis_study import study_report
     from annotation.exchange import export_rows
     from db.connection import open_db
 
     db = open_db(db_path)
     try:
-        report = study_report(db, study, n_boot=N_BOOT)
+        report = study_report(db, study, judge=judge, n_boot=n_boot, epsilon=epsilon)
         rows = [{"unit": f"{r['consultation']}/{r['unit']}", "rater": r["rater"],
                  "value": r["value"], "item": r["item"]}
                 for r in export_rows(db, study) if r["value"] is not None]
     finally:
         db.conn.close()
     title = f"Study '{report['study']}', judge {report['judge'] or '(none)'}"
-    return title, item_views(report["reports"], rows)
+    notes = [report["judge_reason"]] if report.get("judge_reason") else []
+    return build_analysis(title, report["reports"], rows, notes)
 
 
-def compute_csv(path: str, level: str, judge: str | None) -> tuple[str, list[ItemView]]:
+def compute_csv(path: str, level: str, judge: str | None, n_boot: int = DEFAULT_BOOTSTRAP,
+                epsilon: float = DEFAULT_EPSILON) -> Analysis:
     """The agreement report of a long-format CSV file (InputError for a bad file)."""
     from annotation.analysis.report import agreement_report, load_long_csv
 
     rows = load_long_csv(path, level=level)
-    report = agreement_report(rows, judge=judge, level=level, n_boot=N_BOOT)
+    report = agreement_report(rows, judge=judge, level=level, n_boot=n_boot, epsilon=epsilon,
+                              path=path)
     plain = [{"unit": r.unit, "rater": r.rater, "value": r.value, "item": r.item}
              for r in rows]
-    return f"{path} ({level}), judge {judge or '(none)'}", item_views([report], plain)
+    title = f"{path} ({level}), judge {judge or '(none)'}"
+    return build_analysis(title, [report], plain, [])
 
 
-def overview_row(v: ItemView) -> list[Any]:
-    """Item, level, units, humans, alpha [CI], Fleiss, % exact, judge headline, ceiling."""
-    ag = v.part["agreement"]
-    alpha = ag["alpha"]
-    key = "accuracy" if v.level == "nominal" else "spearman"
-    judge, ceiling = "—", "—"
-    if v.judge:
-        jr = v.part["judge"]
-        judge = f"{STAT_LABELS[key].split()[0]} {fmt(jr['item_level'][key]['value'])}"
-        ceiling = fmt(jr["ceiling_mean"].get(f"human.{key}"))
-    return [literal(v.item), v.level, v.part["n_units"], len(v.part["humans"]),
-            f"{fmt(alpha['value'])} {interval(alpha)}".strip(), fmt(ag["fleiss"]["value"]),
-            fmt(ag["percent_exact"]["value"]), judge, ceiling]
+WIDE = 150  # from this many columns, sections are laid out in two columns
 
 
-OVERVIEW = ("Item", "Level", "Units", "Humans", "α [95% CI]", "Fleiss κ", "% exact",
-            "Judge", "Human ceiling")
+def columns(sections: list[Section], split: int, wide: bool) -> Horizontal:
+    """Sections in two columns (side by side when `wide`, else stacked), split at `split`."""
+    left = Vertical(*[w for s in sections[:split] for w in section_widgets(s)],
+                    classes="column")
+    right = Vertical(*[w for s in sections[split:] for w in section_widgets(s)],
+                     classes="column")
+    return Horizontal(left, right, classes="columns -wide" if wide else "columns")
 
 
-def agreement_section(v: ItemView) -> Section:
-    """Agreement among humans: alpha (with CI) at every level, Fleiss, percent, ICC."""
-    ag = v.part["agreement"]
-    s = Section("Agreement among humans", ["Statistic", "Value", "95% interval", "n"])
-    s.stat_row("Krippendorff α", ag["alpha"])
-    for lv, st in ag["alpha_levels"].items():
-        s.stat_row(f"  α ({lv})", st)
-    s.stat_row("Fleiss κ", ag["fleiss"])
-    s.stat_row("Percent agreement (exact)", ag["percent_exact"])
-    s.stat_row("Percent agreement (±1)", ag["percent_within_1"])
-    for form, st in ((ag.get("icc") or {}).get("forms") or {}).items():
-        s.stat_row(form, st)
-    return s
-
-
-def judge_section(v: ItemView) -> Section | None:
-    """Judge against the mean of humans, with the leave-one-out human ceiling."""
-    if not v.judge:
-        return None
-    jr = v.part["judge"]
-    s = Section(f"Judge '{v.judge}' versus the mean of humans",
-                ["Statistic", "Value", "95% interval", "n", "Human ceiling",
-                 "Judge (same refs)"])
-    for key, label in STAT_LABELS.items():
-        if (key == "accuracy") != (v.level == "nominal"):
-            continue
-        s.stat_row(label, jr["item_level"][key], fmt(jr["ceiling_mean"].get(f"human.{key}")),
-                   fmt(jr["ceiling_mean"].get(f"judge.{key}")))
-    return s
-
-
-def fill_section(table: DataTable, note: Static, section: Section | None) -> None:
-    """Show a Section in a table, with its notes (undefined values' reasons) below."""
-    table.clear(columns=True)
-    if section is None:
-        note.update(Text(""))
-        return
-    table.add_columns(*section.headers)
-    for i, row in enumerate(section.rows):
-        table.add_row(literal(row[0]), *(cell(c) for c in row[1:]), key=str(i))
-    note.update(Text("\n".join(f"* {n}" for n in section.all_notes())))
+def section_widgets(section: Section) -> list[Widget]:
+    """A Section as widgets: its title, its table (cells shown literally) and its notes."""
+    out: list[Widget] = [Static(literal(section.title), classes="section")]
+    if section.headers:
+        table: DataTable[Text] = DataTable(cursor_type="row", zebra_stripes=True,
+                                           classes="stats")
+        table.add_columns(*section.headers)
+        for i, row in enumerate(section.rows):
+            # Labels and names are literal text; numbers are right-aligned.
+            cells = [literal(row[0])] + [Text(c, justify="right") for c in row[1:]]
+            table.add_row(*cells, key=str(i))
+        out.append(table)
+    notes = section.all_notes()
+    if notes:
+        out.append(Static(literal("\n".join(f"* {n}" for n in notes)), classes="hint"))
+    return out
 
 
 class AnalysisScreen(Screen[None]):
     """Pick a study (or a CSV file); see agreement per item, judge statistics and plots."""
 
+    DEFAULT_CSS = """
+    AnalysisScreen .bar-label { width: auto; padding: 0 1 0 0; }
+    AnalysisScreen #analysis-options { height: auto; padding: 0 1; }
+    AnalysisScreen #analysis-options Input { width: 10; margin-right: 2; }
+    AnalysisScreen #analysis-options #judge-name { width: 1fr; }
+    AnalysisScreen .pooled-title { text-style: bold reverse; padding: 0 1; margin-top: 1; }
+    AnalysisScreen #item-detail, AnalysisScreen #overall-detail { height: auto; }
+    AnalysisScreen .columns { height: auto; layout: vertical; }
+    AnalysisScreen .columns.-wide { layout: horizontal; }
+    AnalysisScreen .column { height: auto; width: 1fr; }
+    AnalysisScreen .columns.-wide .column { margin-right: 2; }
+    """
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"),
                 Binding("f5", "analyse", "Analyse study")]
 
@@ -199,6 +131,8 @@ class AnalysisScreen(Screen[None]):
         self.views: list[ItemView] = []
         self.current: ItemView | None = None
         self.title_text = ""
+        self.analysis: Analysis | None = None
+        self._detail_lock = asyncio.Lock()
 
     @property
     def bedside(self) -> BedsideApp:
@@ -206,31 +140,35 @@ class AnalysisScreen(Screen[None]):
         return self.app  # type: ignore[return-value]
 
     def compose(self) -> ComposeResult:
-        """Study picker, CSV entry, status, then the tables and plots in a scroll."""
+        """Study picker, CSV entry, options, status, then tables and plots in a scroll."""
         yield Header()
         with Horizontal(id="analysis-bar"):
-            yield Label(Text("Study "))
-            yield Select[str]([], prompt="no study yet", id="study-select")
-            yield Button("Analyse", id="analyse", variant="primary")
+            yield Static(Text("Study"), classes="bar-label")
+            yield Select[str]([], prompt="no study yet", id="study-select", compact=True)
+            yield Button("Analyse", id="analyse", variant="primary", compact=True)
         with Horizontal(id="analysis-csv"):
-            yield Label(Text("CSV "))
-            yield Input(placeholder="ratings.csv (unit,rater,value[,item])", id="csv-path")
+            yield Static(Text("CSV"), classes="bar-label")
+            yield Input(placeholder="ratings.csv (unit,rater,value[,item])", id="csv-path",
+                        compact=True)
             yield Select([(Text(lv), lv) for lv in LEVELS], value="ordinal",
-                         allow_blank=False, id="csv-level")
-            yield Input(placeholder="judge (optional)", id="csv-judge")
-            yield Button("Load", id="csv-load")
+                         allow_blank=False, id="csv-level", compact=True)
+            yield Button("Load", id="csv-load", compact=True)
+        with Horizontal(id="analysis-options"):
+            yield Static(Text("Judge"), classes="bar-label")
+            yield Input(placeholder="judge (default: the study's LLM judge)", id="judge-name",
+                        compact=True)
+            yield Static(Text("Resamples"), classes="bar-label")
+            yield Input(str(DEFAULT_BOOTSTRAP), id="boot-count", compact=True)
+            yield Static(Text("ε"), classes="bar-label")
+            yield Input(str(DEFAULT_EPSILON), placeholder="expert", id="epsilon", compact=True)
         yield Static(Text("Choose a study or a CSV file."), id="analysis-status")
         with VerticalScroll(id="analysis-body"):
             yield DataTable(id="items-table", cursor_type="row", zebra_stripes=True)
-            yield Static(id="agreement-title", classes="section")
-            yield DataTable(id="agreement-table", cursor_type="row")
-            yield Static(id="agreement-notes", classes="hint")
-            yield Static(id="judge-title", classes="section")
-            yield DataTable(id="judge-table", cursor_type="row")
-            yield Static(id="judge-notes", classes="hint")
+            yield Vertical(id="item-detail")
             with Container(id="analysis-plots"):
                 for name in ("scatter", "ba", "dist"):
                     yield Static(id=f"plot-{name}")
+            yield Vertical(id="overall-detail")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -252,7 +190,7 @@ class AnalysisScreen(Screen[None]):
         self.action_analyse()
 
     def _status(self, text: str) -> None:
-        self.query_one("#analysis-status", Static).update(Text(text))
+        self.query_one("#analysis-status", Static).update(literal(text))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Analyse the study, or load the CSV file."""
@@ -262,8 +200,25 @@ class AnalysisScreen(Screen[None]):
             self.load_csv()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the CSV fields loads the file."""
-        self.load_csv()
+        """Enter in the CSV path loads the file; in an option field, recomputes the study
+        (or the CSV file, when one is named)."""
+        if event.input.id == "csv-path" or self.query_one("#csv-path", Input).value.strip():
+            self.load_csv()
+        else:
+            self.action_analyse()
+
+    def _options(self) -> tuple[str | None, int, float] | None:
+        """(judge, resamples, ε) from the option fields; None (and a message) if invalid."""
+        judge = self.query_one("#judge-name", Input).value.strip() or None
+        try:
+            n_boot = parse_bootstrap(self.query_one("#boot-count", Input).value,
+                                     field="resamples")
+            eps = parse_epsilon(self.query_one("#epsilon", Input).value or "expert",
+                                field="ε")
+        except Exception as err:  # an InputError: one line, shown where errors are shown
+            self.bedside.show_error(err)
+            return None
+        return judge, n_boot, eps
 
     def action_analyse(self) -> None:
         """Compute the report of the selected study."""
@@ -271,8 +226,11 @@ class AnalysisScreen(Screen[None]):
         if not isinstance(value, str):
             self.notify("Choose a study first.", severity="warning")
             return
+        options = self._options()
+        if options is None:
+            return
         self._status("Computing the agreement report…")
-        self.run_report(compute_study, self.bedside.db_path, value)
+        self.run_report(compute_study, self.bedside.db_path, value, *options)
 
     def load_csv(self) -> None:
         """Compute the report of the CSV file named in the path field."""
@@ -280,10 +238,12 @@ class AnalysisScreen(Screen[None]):
         if not path:
             self.notify("Type the path of a CSV file first.", severity="warning")
             return
+        options = self._options()
+        if options is None:
+            return
         level = str(self.query_one("#csv-level", Select).value)
-        judge = self.query_one("#csv-judge", Input).value.strip() or None
         self._status(f"Reading {path}…")
-        self.run_report(compute_csv, path, level, judge)
+        self.run_report(compute_csv, path, level, *options)
 
     @work(thread=True, exclusive=True, group="analysis", exit_on_error=False)
     def run_report(self, compute: Any, *args: Any) -> None:
@@ -295,45 +255,62 @@ class AnalysisScreen(Screen[None]):
                 self.app.call_from_thread(self._failed, err)
             return
         if not get_current_worker().is_cancelled:
-            self.app.call_from_thread(self.show_report, *result)
+            self.app.call_from_thread(self.show_report, result, args[-2])
 
     def _failed(self, err: BaseException) -> None:
         self._status("The analysis could not be computed (see the message).")
         self.bedside.show_error(err)
 
-    def show_report(self, title: str, views: list[ItemView]) -> None:
-        """Show the overview table and the first item's details."""
-        self.title_text, self.views = title, views
+    async def show_report(self, analysis: Analysis, n_boot: int) -> None:
+        """Show the overview table, the first item's details and the pooled blocks."""
+        self.analysis, self.views, self.current = analysis, analysis.views, None
         table = self.query_one("#items-table", DataTable)
         table.clear(columns=True)
         table.add_columns(*OVERVIEW)
-        for i, v in enumerate(views):
-            table.add_row(*(cell(c) for c in overview_row(v)), key=str(i))
-        self._status(f"{title} · {len(views)} items · {N_BOOT} bootstrap resamples · "
-                     "choose an item row for its details and plots")
-        if views:
-            self.show_item(0)
+        for i, v in enumerate(analysis.views):
+            table.add_row(*(literal(c) for c in overview_row(v)), key=str(i))
+        status = (f"{analysis.title} · {len(analysis.views)} items · {n_boot} bootstrap "
+                  "resamples · choose an item row for its details and plots")
+        self._status(" · ".join([status, *analysis.notes]))
+        overall = self.query_one("#overall-detail", Vertical)
+        await overall.remove_children()
+        widgets: list[Widget] = []
+        for title, sections in analysis.pooled:
+            widgets.append(Static(literal(title), classes="pooled-title"))
+            # judge + ceiling | system level + alternative test
+            widgets.append(columns(sections, 2, self.wide))
+        await overall.mount_all(widgets)
+        if analysis.views:
+            await self.show_item(0)
+        self.title_text = analysis.title  # last: the report is fully shown
 
-    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+    async def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """Moving in the overview shows that item's details."""
         if event.data_table.id == "items-table" and event.row_key.value is not None:
             index = int(event.row_key.value)
-            if index < len(self.views) and self.views[index] is not self.current:
-                self.show_item(index)
+            if index < len(self.views):
+                await self.show_item(index)
 
-    def show_item(self, index: int) -> None:
-        """Fill the agreement and judge tables and the plots of one item."""
-        v = self.current = self.views[index]
-        self.query_one("#agreement-title", Static).update(
-            literal(f"{v.item}: agreement among {len(v.part['humans'])} humans"))
-        fill_section(self.query_one("#agreement-table", DataTable),
-                     self.query_one("#agreement-notes", Static), agreement_section(v))
-        judge = judge_section(v)
-        self.query_one("#judge-title", Static).update(
-            literal(judge.title if judge else v.part.get("judge_reason") or "No judge"))
-        fill_section(self.query_one("#judge-table", DataTable),
-                     self.query_one("#judge-notes", Static), judge)
+    async def show_item(self, index: int) -> None:
+        """Lay out one item's sections (agreement, Cohen, judge, ceiling, system, alt-test)."""
+        async with self._detail_lock:  # a highlight event and show_report may both ask
+            v = self.views[index]
+            if v is self.current:
+                return
+            self.current = v
+            detail = self.query_one("#item-detail", Vertical)
+            await detail.remove_children()
+            head = Static(literal(f"{v.item}: {len(v.part['humans'])} humans, "
+                                  f"{v.part['n_units']} units, {v.level}"),
+                          classes="pooled-title")
+            # Agreement among humans + Cohen | everything about the judge.
+            await detail.mount_all([head, columns(v.sections, 2, self.wide)])
         self.draw_plots()
+
+    @property
+    def wide(self) -> bool:
+        """Whether the screen is wide enough for sections side by side."""
+        return self.size.width >= WIDE
 
     def draw_plots(self) -> None:
         """Render the current item's plots to fit the screen width (1 to 3 per row)."""
@@ -358,5 +335,7 @@ class AnalysisScreen(Screen[None]):
             self.query_one(f"#plot-{name}", Static).update(literal(text))
 
     def on_resize(self) -> None:
-        """Plots are drawn to the width; redraw them when it changes."""
+        """Plots are drawn to the width, and sections go side by side on a wide screen."""
+        for box in self.query(".columns"):
+            box.set_class(self.wide, "-wide")
         self.call_after_refresh(self.draw_plots)
