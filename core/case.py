@@ -9,6 +9,7 @@ Must not import: textual, rich, litellm, or any other bedside package (db, annot
 
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -27,6 +28,10 @@ HistoryKind = Literal[
 HISTORY_KINDS: tuple[str, ...] = HistoryKind.__args__  # type: ignore[attr-defined]
 
 InquiryCategory = Literal["symptom", "history", "exam", "test", "diagnosis", "treatment"]
+# BCP-47 tag syntax, simplified: language (2-3 letters), optional script (4 letters), optional
+# region (2 letters or 3 digits), optional variants. Enough to reject 'english' or 'klingon-xx'.
+BCP47 = re.compile(r"^[A-Za-z]{2,3}(-[A-Za-z]{4})?(-(?:[A-Za-z]{2}|[0-9]{3}))?"
+                   r"(-(?:[A-Za-z0-9]{5,8}|[0-9][A-Za-z0-9]{3}))*$")
 
 
 class _Model(BaseModel):
@@ -99,6 +104,13 @@ class Demographics(_Model):
     sex: str | None = Field(None, description="Sex or gender as written in the source.")
     occupation: str | None = Field(None, description="Occupation, if known.")
     text: str | None = Field(None, description="Free-text demographics line from the source.")
+
+    @field_validator("age", mode="before")
+    @classmethod
+    def _age_as_text(cls, value: Any) -> Any:
+        # `age: 58` in YAML is a number; an age is harmless to turn into text.
+        return str(value) if isinstance(value, int | float) and not isinstance(value, bool) \
+            else value
 
 
 class PatientProfile(_Model):
@@ -213,6 +225,14 @@ class Case(_Model):
         False, description="A stand-in for a record that was not imported (e.g. the case of "
         "an imported transcript): it has no real ground truth, is never run and is left out "
         "of accuracy and metrics.")
+
+    @field_validator("language")
+    @classmethod
+    def _bcp47(cls, value: str) -> str:
+        if not BCP47.match(value):
+            raise ValueError(f"'{value}' is not a BCP-47 language tag "
+                             "(e.g. en, fr, zh-Hans, pt-BR)")
+        return value
 
     def findings(self) -> list[tuple[str, tuple[str, ...], Item]]:
         """Every examination and test item with its kind ('exam'/'test') and path."""

@@ -96,6 +96,8 @@ def list_cases(args: argparse.Namespace) -> int:
 
 def validate(args: argparse.Namespace) -> int:
     """Report every problem in every case file under a path; exit 1 if any."""
+    import yaml
+
     root = Path(args.path)
     if not root.exists():
         raise InputError("no such file or folder", path=str(root))
@@ -107,16 +109,18 @@ def validate(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as err:
             problems.append(InputError(f"cannot read ({err})", path=str(path)))
             continue
-        errs = validate_case_errors(text, str(path))
-        problems.extend(errs)
-        if not errs:
-            import yaml
-
-            case_id = yaml.safe_load(text).get("id")
-            if case_id in seen:
-                problems.append(InputError(f"duplicate case id '{case_id}' (also in "
-                                           f"{seen[case_id]})", path=str(path), field="id"))
-            seen[case_id] = path
+        problems.extend(validate_case_errors(text, str(path)))
+        # Duplicate ids are checked even when the file has other problems.
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError:
+            data = None  # already reported as not valid YAML
+        case_id = data.get("id") if isinstance(data, dict) else None
+        if isinstance(case_id, str) and case_id in seen:
+            problems.append(InputError(f"duplicate case id '{case_id}' (also in "
+                                       f"{seen[case_id]})", path=str(path), field="id"))
+        if isinstance(case_id, str):
+            seen.setdefault(case_id, path)
     for p in problems:
         print(p)
     print(f"{files} files checked, {len(problems)} problems")
