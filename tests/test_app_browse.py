@@ -99,10 +99,86 @@ async def test_help_screen_lists_keys_and_closes(tmp_path: Path) -> None:
         await _home(pilot)
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
-        described = [d for _, d in app.screen.bindings_shown]
-        assert "Play case" in described and "Quit" in described
+        shown = app.screen.bindings_shown
+        assert shown[0] == ("F1, ?", "Help")  # help first, keys as people write them
+        assert ("p", "Play case") in shown and ("Ctrl+Q", "Quit") in shown
+        # The screen's own keys come before the generic ones (Tab between fields).
+        described = [d for _, d in shown]
+        assert described.index("Baseline") < described.index("Quit")
         await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
+        await pilot.press("f1")
+        await pilot.press("f1")  # F1 again closes it
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_footer_shows_help_first_and_fits_80_columns(tmp_path: Path) -> None:
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _home(pilot)
+        bottom = _screen_lines(app)[-1]
+        assert bottom.strip().startswith("f1 Help") and "Quit" in bottom
+        assert "palette" not in bottom
+        await pilot.press("w")
+        await pilot.pause(0.2)
+        bottom = _screen_lines(app)[-1]
+        for key in ("f1 Help", "esc Back", "x Cancel all", "a Attach", "^q Quit"):
+            assert key in bottom, key
+
+
+def _screen_lines(app: BedsideApp) -> list[str]:
+    """The painted screen as lines of text (from the screenshot SVG)."""
+    import html
+    import re
+    from collections import defaultdict
+
+    svg = app.export_screenshot()
+    rows: dict[float, list[tuple[float, str]]] = defaultdict(list)
+    for m in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>',
+                         svg):
+        text = html.unescape(m.group(3)).replace("\xa0", " ")
+        rows[float(m.group(2))].append((float(m.group(1)), text))
+    return ["".join(t for _, t in sorted(rows[y])) for y in sorted(rows)]
+
+
+async def test_filters_are_labelled_and_a_tab_focuses_its_table(tmp_path: Path) -> None:
+    seed(tmp_path / "b.db")
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        home = await _home(pilot)
+        shown = " ".join(_screen_lines(app)[3:6])
+        for label in ("Any specialty", "Any language", "Any source"):
+            assert label in shown, label  # each box says what it filters, at 80 columns
+        from textual.widgets import Tabs
+
+        home.query_one(Tabs).focus()
+        await pilot.press("right")  # the tab bar: Cases → Consultations
+        await pilot.pause()
+        assert home.query_one(TabbedContent).active == "consultations"
+        assert app.focused is home.query_one("#consultations-table", DataTable)
+        await pilot.press("enter")  # straight to the transcript: no Tab needed
+        await pilot.pause()
+        assert isinstance(app.screen, TranscriptScreen)
+
+
+async def test_a_database_that_cannot_be_opened_is_one_message_not_a_crash(
+        tmp_path: Path) -> None:
+    bad = tmp_path / "bad.db"
+    bad.write_text("not a database", encoding="utf-8")
+    app = BedsideApp(bad)  # past the command line's check, e.g. replaced while running
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if app._notifications:
+                break
+        messages = [str(n.message) for n in app._notifications]
+        assert len(messages) == 1 and "not a bedside database" in messages[0]
+        assert isinstance(app.screen, HomeScreen) and not app.screen.loaded
+        await pilot.press("f5")  # trying again says it again, still no crash
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, HomeScreen)
+    assert app.return_code in (None, 0)  # None: closed without an error
+    assert bad.read_text(encoding="utf-8") == "not a database"  # untouched
 
 
 def test_literal_shows_markup_and_control_codes_as_typed() -> None:

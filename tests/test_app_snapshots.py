@@ -8,15 +8,26 @@ checking the new SVGs by eye.
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from textual.widgets import DataTable, Input
 
 import tui.screens.engine_bridge as bridge
-from tests.app_support import fake_config, fake_engine, seed
+from core.transcript import Role, Turn
+from tests.app_support import fake_engine, seed
 from tui.app import BedsideApp
 from tui.screens.home import HomeScreen
+from tui.screens.live_model import LiveItem
 from tui.screens.play import PlayScreen
+
+
+def _fake_human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
+                       api_base: str | None = None, *, max_turns: int = 20) -> Any:
+    """Stand-in for engine_bridge.human_config, for the scripted engine of app_support
+    (its turn latencies are fixed, so the picture does not depend on timing)."""
+    return SimpleNamespace(label=f"human:{name}", max_turns=max_turns)
 
 
 def _app(tmp_path: Path) -> BedsideApp:
@@ -68,8 +79,9 @@ def test_transcript_80x24(snap_compare, tmp_path: Path) -> None:
 
 
 def test_play_120x40(snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BEDSIDE_HOME", str(tmp_path))
     monkeypatch.setattr(bridge, "load_engine", fake_engine)
-    monkeypatch.setattr(bridge, "human_config", fake_config)
+    monkeypatch.setattr(bridge, "human_config", _fake_human_config)
 
     async def before(pilot) -> None:
         await _settle(pilot)
@@ -98,6 +110,47 @@ def test_help_80x24(snap_compare, tmp_path: Path) -> None:
     async def before(pilot) -> None:
         await _settle(pilot)
         await pilot.press("f1")
+        await pilot.pause()
+
+    assert snap_compare(_app(tmp_path), terminal_size=(80, 24), run_before=before)
+
+
+def _live_items(app: BedsideApp) -> None:
+    """A fixed registry: what an in-app batch looks like mid-run (no engine, no clock)."""
+    states = [("running", 3, 1840, 0.0123), ("running", 1, 420, 0.0031), ("queued", 0, 0, 0.0),
+              ("finished", 6, 5210, 0.0402), ("failed", 2, 900, 0.0050)]
+    for i, (status, turn, tokens, cost) in enumerate(states):
+        item = app.live.register(LiveItem(f"c-snap-{i:04d}", f"card-00{i % 3 + 1}",
+                                          "openai/model-x", run_id="run-snap"))
+        item.status, item.doctor_turn, item.tokens, item.cost = status, turn, tokens, cost
+    first = app.live.items["c-snap-0000"]
+    first.turns = [
+        Turn(index=0, role=Role.DOCTOR, content="What brings you in today?", doctor_turn=1,
+             kind="question"),
+        Turn(index=1, role=Role.PATIENT, content="Crushing [b]chest[/b] pain since 6 am.",
+             doctor_turn=1, kind="answer")]
+    first.stream_role, first.stream_text = "doctor", "Does the pain spread to your arm"
+
+
+def test_live_80x24(snap_compare, tmp_path: Path) -> None:
+    async def before(pilot) -> None:
+        await _settle(pilot)
+        _live_items(pilot.app)
+        pilot.app.open_live()
+        await pilot.pause(0.5)
+
+    assert snap_compare(_app(tmp_path), terminal_size=(80, 24), run_before=before)
+
+
+def test_batch_form_80x24(snap_compare, tmp_path: Path) -> None:
+    async def before(pilot) -> None:
+        await _settle(pilot)
+        await pilot.press("w")
+        await pilot.pause(0.2)
+        await pilot.press("s")
+        await pilot.pause(0.2)
+        for inp in pilot.app.screen.query(Input):
+            inp.cursor_blink = False
         await pilot.pause()
 
     assert snap_compare(_app(tmp_path), terminal_size=(80, 24), run_before=before)

@@ -1,12 +1,24 @@
-"""Every command the CLI offers is documented in the README (and vice versa)."""
+"""Every command the CLI offers is documented in the README; every key a screen shows is
+documented in the README's Keys section and listed by the in-app help of that screen."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import inspect
+import pkgutil
 import re
 from pathlib import Path
+from typing import Any
 
+import pytest
+from textual.app import App
+from textual.binding import Binding
+from textual.screen import Screen
+
+import tui.screens
 from tui.cli import build_parser
+from tui.screens.help import binding_keys, key_label
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,3 +41,137 @@ def test_every_command_is_in_the_readme() -> None:
     assert leaves, "no commands found"
     missing = [c for c in leaves if c not in documented]
     assert missing == []
+
+
+# -- keys -------------------------------------------------------------------------------
+
+def _screen_classes() -> dict[str, type[Any]]:
+    """Every Screen and App class defined in the tui package (found, not listed by hand)."""
+    names = ["tui.app", "tui.rating", "tui.rating_widgets"] + [
+        f"tui.screens.{m.name}" for m in pkgutil.iter_modules(tui.screens.__path__)]
+    found: dict[str, type[Any]] = {}
+    for name in names:
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as err:
+            if err.name != name:
+                raise
+            continue
+        for _, cls in inspect.getmembers(module, inspect.isclass):
+            if issubclass(cls, Screen | App) and cls.__module__ == module.__name__:
+                found[cls.__name__] = cls
+    return found
+
+
+def _shown(cls: type[Any]) -> list[Binding]:
+    return [b for b in cls.BINDINGS if isinstance(b, Binding) and b.show and b.description]
+
+
+def _keys_section() -> dict[str, list[str]]:
+    """README Keys section: rows of the table under each '### … (`ClassName`)' heading."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"^## Keys\n(.*?)(?=^## |\Z)", readme, re.M | re.S)
+    assert match, "README has no '## Keys' section"
+    sections: dict[str, list[str]] = {}
+    current: list[str] = []
+    for line in match.group(1).splitlines():
+        heading = re.match(r"^### .*", line)
+        if heading:
+            current = []
+            for name in re.findall(r"`(\w+)`", line):
+                sections[name] = current
+        elif line.startswith("|"):
+            current.append(line)
+    return sections
+
+
+def _documented(rows: list[str], binding: Binding) -> bool:
+    for row in rows:
+        cells = [c.strip() for c in row.strip("|").split("|")]
+        if len(cells) < 2 or cells[1] != binding.description:
+            continue
+        shown = set(re.findall(r"`([^`]+)`", cells[0]))
+        if all(key_label(k) in shown for k in binding_keys(binding)):
+            return True
+    return False
+
+
+def test_every_shown_key_of_every_screen_is_in_the_readme() -> None:
+    classes = _screen_classes()
+    assert {"BedsideApp", "HomeScreen", "PlayScreen", "LiveScreen"} <= set(classes)
+    sections = _keys_section()
+    missing = []
+    for name, cls in sorted(classes.items()):
+        for binding in _shown(cls):
+            rows = sections.get(name)
+            if rows is None or not _documented(rows, binding):
+                missing.append(f"{name}: {', '.join(binding_keys(binding))} "
+                               f"({binding.description})")
+    assert missing == []
+
+
+def test_key_labels_read_as_people_write_them() -> None:
+    assert [key_label(k) for k in ("ctrl+d", "f1", "escape", "question_mark", "p",
+                                   "shift+tab", "pagedown")] == \
+        ["Ctrl+D", "F1", "Esc", "?", "p", "Shift+Tab", "PgDn"]
+
+
+def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
+    """A way to open each screen of the bedside app (rating has its own app and help)."""
+    from core.caseio import load_bundled_cases
+    from tui.screens.analysis import AnalysisScreen
+    from tui.screens.forms import ConfirmScreen, DiagnosisScreen, PlaySetup, PlaySetupScreen
+    from tui.screens.forms_batch import StartBatchScreen
+    from tui.screens.live import LiveScreen
+    from tui.screens.play import PlayScreen
+    from tui.screens.results import ResultsScreen
+    from tui.screens.study_form import StudyFormScreen
+    from tui.screens.transcript import TranscriptScreen
+
+    case = load_bundled_cases()[0]
+    return {
+        "TranscriptScreen": lambda: TranscriptScreen("imp-seeded"),
+        "LiveScreen": LiveScreen, "ResultsScreen": ResultsScreen,
+        "AnalysisScreen": lambda: AnalysisScreen(None), "StudyFormScreen": StudyFormScreen,
+        "PlaySetupScreen": lambda: PlaySetupScreen(None, "ana"),
+        "DiagnosisScreen": DiagnosisScreen, "ConfirmScreen": lambda: ConfirmScreen("Sure?"),
+        "StartBatchScreen": StartBatchScreen,
+        "PlayScreen": lambda: PlayScreen(case, PlaySetup("ana", case.id), hidden=False),
+    }
+
+
+async def test_the_help_of_every_screen_lists_its_shown_keys(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from tests.app_support import seed
+    from tests.test_app_play import _wait
+    from tui.app import BedsideApp
+    from tui.screens.help import HelpScreen
+    from tui.screens.home import HomeScreen
+
+    monkeypatch.setenv("BEDSIDE_HOME", str(tmp_path))
+    seed(tmp_path / "b.db")
+    classes = _screen_classes()
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+        openers = {"HomeScreen": None, **_in_app_screens(tmp_path)}
+        missing = []
+        for name, opener in openers.items():
+            if opener is not None:
+                await app.push_screen(opener())
+                await pilot.pause(0.2)
+            screen = app.screen
+            await pilot.press("f1")
+            await _wait(pilot, lambda: isinstance(app.screen, HelpScreen))
+            listed = app.screen.bindings_shown
+            for binding in [*_shown(classes[name]), *_shown(BedsideApp)]:
+                labels = [key_label(k) for k in binding_keys(binding)]
+                if not any(d == binding.description and set(labels) <= set(k.split(", "))
+                           for k, d in listed):
+                    missing.append(f"{name}: {binding.key} ({binding.description})")
+            await pilot.press("escape")
+            await _wait(pilot, lambda s=screen: app.screen is s)
+            if opener is not None:
+                app.pop_screen()
+                await pilot.pause(0.1)
+        assert missing == []

@@ -2,16 +2,19 @@
 
 Screens are pushed on top of the home screen. Long-running work (batches, played
 consultations) runs as workers on the App, never on a screen, so it keeps going when the
-user switches screens. Heavy modules (the engine, litellm) are imported only when a
-consultation starts, to keep start-up under a second.
+user switches screens. Heavy modules (the store, the engine, litellm) are imported only
+after the first paint or when a consultation starts, to keep start-up under a second.
+Every error a worker meets goes through `show_error`, the one place errors become a message.
 
-Must not import at module level: core.engine, core.llm, core.batch, litellm.
+Must not import at module level: core.engine, core.llm, core.batch, litellm, db, sqlite_utils.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import sqlite3
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,6 +35,36 @@ if TYPE_CHECKING:
     from tui.screens.forms_batch import BatchRequest
     from tui.screens.study_form import CreatedStudy
 
+#: Errors caused by the user's input or environment: shown as one line, the app goes on.
+#: Anything else is a bug: it is logged and shown with its type (see `show_error`).
+USER_ERRORS: tuple[type[BaseException], ...] = (BedsideError, OSError, sqlite3.Error)
+
+
+def settings_path() -> Path:
+    """The small settings file (last physician name) in the bedside home directory."""
+    from db.connection import bedside_home
+
+    return bedside_home() / "settings.json"
+
+
+def load_settings() -> dict[str, Any]:
+    """The saved settings; {} when there are none or the file is unreadable (never fatal)."""
+    try:
+        data = json.loads(settings_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_settings(**changes: Any) -> None:
+    """Merge `changes` into the settings file (written whole, then renamed into place)."""
+    path = settings_path()
+    data = {**load_settings(), **changes}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, indent=2, ensure_ascii=False), encoding="utf-8")
+    tmp.replace(path)
+
 
 class BedsideApp(App[None]):
     """The terminal workbench."""
@@ -39,16 +72,20 @@ class BedsideApp(App[None]):
     TITLE = "bedside"
     SUB_TITLE = "clinical consultation workbench"
     CSS_PATH = "bedside.tcss"
+    # Priority: Help and Quit work on every screen, forms (modal screens) and text boxes
+    # included; '?' is not priority, so it can still be typed.
     BINDINGS = [
-        Binding("f1", "help", "Help"),
+        Binding("f1", "help", "Help", priority=True),
         Binding("question_mark", "help", "Help", show=False),
-        Binding("ctrl+q", "quit", "Quit"),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
     def __init__(self, db_path: Path | str | None = None, *, doctor_name: str | None = None,
                  first_paint_hook: Any = None) -> None:
         super().__init__()
         self._db_path = Path(db_path) if db_path else None
+        # An explicit name, else $BEDSIDE_DOCTOR; the last name used is read lazily from
+        # the settings file when a session is set up (see `physician_name`).
         self.doctor_name = doctor_name or os.environ.get("BEDSIDE_DOCTOR") or ""
         self._db: Database | None = None
         self._bundled: list[Case] | None = None
@@ -104,6 +141,13 @@ class BedsideApp(App[None]):
             self._live = LiveRegistry()
         return self._live
 
+    def physician_name(self) -> str:
+        """The name to offer in the play form: explicit or $BEDSIDE_DOCTOR, else the last used."""
+        if not self.doctor_name:
+            saved = load_settings().get("doctor_name")
+            self.doctor_name = saved if isinstance(saved, str) else ""
+        return self.doctor_name
+
     # -- lifecycle ----------------------------------------------------------------------
     def on_mount(self) -> None:
         """Show the home screen."""
@@ -115,6 +159,13 @@ class BedsideApp(App[None]):
         """The one place where errors become a message; user errors are one line."""
         if isinstance(err, BedsideError):
             self.notify(str(err), title=err.title, severity="error", markup=False)
+        elif isinstance(err, OSError):
+            where = f"{err.filename}: " if err.filename else ""
+            self.notify(f"{where}{err.strerror or err}", title="File error",
+                        severity="error", markup=False)
+        elif isinstance(err, sqlite3.Error):
+            self.notify(f"database problem: {err}", title="Database error", severity="error",
+                        markup=False)
         else:
             self.log.error(repr(err))
             self.notify(f"{type(err).__name__}: {err}", title="Unexpected error",
@@ -122,15 +173,14 @@ class BedsideApp(App[None]):
 
     # -- navigation ---------------------------------------------------------------------
     def action_help(self) -> None:
-        """Show the keys of the current screen."""
-        from tui.screens.help import HelpScreen
+        """Show the keys of the current screen (F1 again closes the help)."""
+        from tui.screens.help import HelpScreen, screen_keys
 
         if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
             return
-        keys = [(b.key_display or self.get_key_display(b), b.description)
-                for (_, b, enabled, _) in self.screen.active_bindings.values()
-                if b.description and enabled]
-        self.push_screen(HelpScreen(keys))
+        screen = self.screen
+        self.push_screen(HelpScreen(screen_keys(screen), getattr(screen, "HELP", "")))
 
     def open_transcript(self, consultation_id: str) -> None:
         """Show a stored consultation."""
@@ -138,33 +188,47 @@ class BedsideApp(App[None]):
 
         self.push_screen(TranscriptScreen(consultation_id))
 
-    def ask_play(self, case_id: str | None) -> None:
-        """Ask for the physician's name and budget, then start playing `case_id`.
+    def ask_play(self, case_id: str | None, filters: dict[str, str] | None = None) -> None:
+        """Ask for the physician's name, budget and agents, then start playing `case_id`.
 
-        `case_id=None` means the next case this physician has not seen, identity hidden.
+        `case_id=None` means the next case this physician has not seen among those matching
+        `filters` (specialty, language, source), identity hidden.
         """
         from tui.screens.forms import PlaySetupScreen
 
         def start(setup: PlaySetup | None) -> None:
-            if setup is not None:
-                self.doctor_name = setup.name
-                self.run_worker(self.start_play(setup), group="play", exit_on_error=False)
+            if setup is None:
+                return
+            self.doctor_name = setup.name
+            try:
+                save_settings(doctor_name=setup.name)
+            except OSError as err:  # remembering the name is a convenience, never fatal
+                self.log.warning(f"settings not saved: {err!r}")
+            self.run_worker(self.start_play(setup), group="play", exit_on_error=False)
 
-        self.push_screen(PlaySetupScreen(case_id, self.doctor_name), start)
+        self.push_screen(PlaySetupScreen(case_id, self.physician_name(), filters or {}), start)
 
     async def start_play(self, setup: PlaySetup) -> None:
         """Resolve the case (next unseen if none chosen) and push the play screen."""
         from tui.screens.play import PlayScreen
-        from tui.screens.queries import seen_case_ids
+        from tui.screens.queries import pick_unseen, seen_case_ids
 
-        cases = await self.library()
+        try:
+            cases = await self.library()
+            seen = seen_case_ids(self.db, f"human:{setup.name}") if setup.case_id is None \
+                else set()
+        except USER_ERRORS as err:
+            self.show_error(err)
+            return
         if setup.case_id is None:
-            seen = seen_case_ids(self.db, f"human:{setup.name}")
-            unseen = [c for c in cases if c.id not in seen]
-            if not unseen:
-                self.notify("You have played every case in the library.", severity="warning")
+            case = pick_unseen(cases, seen, setup.filters, setup.name)
+            if case is None:
+                which = ", ".join(f"{k} {v}" for k, v in sorted(setup.filters.items()))
+                self.notify("You have played every case in the library"
+                            + (f" with {which} (change the filters on the Cases tab)."
+                               if which else "."), severity="warning", markup=False)
                 return
-            case, hidden = unseen[0], True
+            hidden = True
         else:
             found = [c for c in cases if c.id == setup.case_id]
             if not found:
@@ -187,15 +251,18 @@ class BedsideApp(App[None]):
     async def _batch(self, req: BatchRequest) -> None:
         from core.selection import select_cases
         from tui.screens.engine_bridge import run_batch_in_app
+        from tui.screens.queries import run_outcome
 
         try:
             cases = select_cases(await self.library(), req.cases or None, req.limit)
             run_id = await run_batch_in_app(self, cases, req.models, req.concurrency,
-                                            req.api_base)
-        except Exception as err:
+                                            req.api_base, patient=req.patient,
+                                            examiner=req.examiner)
+            message, severity = run_outcome(self.db, run_id)
+        except Exception as err:  # user errors are one line; bugs are logged (show_error)
             self.show_error(err)
             return
-        self.notify(f"Batch {run_id} done.")
+        self.notify(message, severity=severity, markup=False, timeout=8)
 
     def open_results(self) -> None:
         """Show the results table (humans and models side by side)."""

@@ -3,6 +3,10 @@
 Errors a user can cause (`core.errors.BedsideError`) become one line on stderr and exit
 status 2; nothing else is caught here, so bugs keep their traceback. Heavy imports
 (textual, litellm) happen only inside the commands that need them.
+
+`bedside` and `bedside --db PATH` (the app) skip building the full parser: registering the
+subcommands imports their modules (case loading, the metrics store with numpy), which
+would delay the app's first screen by a few hundred milliseconds.
 """
 
 from __future__ import annotations
@@ -66,8 +70,8 @@ def _extra_registrars() -> list[Callable[..., None]]:
     import importlib
 
     out = []
-    for name in ("tui.cmd_run", "tui.cmd_results", "tui.cmd_study", "tui.cmd_analysis",
-                 "tui.cmd_app"):
+    for name in ("tui.cmd_run", "tui.cmd_results", "tui.cmd_score", "tui.cmd_study",
+                 "tui.cmd_analysis", "tui.cmd_app"):
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as err:
@@ -78,10 +82,28 @@ def _extra_registrars() -> list[Callable[..., None]]:
     return out
 
 
+def app_only_args(argv: Sequence[str]) -> argparse.Namespace | None:
+    """The namespace of `bedside [--db PATH]` (no subcommand, no help), else None.
+
+    Decided from argv alone, so the app starts without importing any command module;
+    anything else (a subcommand, --help, a typo) goes through the full parser.
+    """
+    args = list(argv)
+    if not args:
+        return argparse.Namespace(db=None)
+    if len(args) == 1 and args[0].startswith("--db=") and len(args[0]) > 5:
+        return argparse.Namespace(db=args[0][5:])
+    if len(args) == 2 and args[0] == "--db" and not args[1].startswith("-"):
+        return argparse.Namespace(db=args[1])
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bedside` command."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    args = app_only_args(argv)
+    if args is None:
+        args = build_parser().parse_args(argv)
     func: Command | None = getattr(args, "func", None)
     if func is None:
         from tui import cmd_app

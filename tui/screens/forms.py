@@ -1,4 +1,6 @@
-"""Modal forms that return a typed value with `dismiss(value)`: play setup and diagnosis.
+"""Modal forms that return a typed value with `dismiss(value)`: play setup, diagnosis, and a
+yes/no confirmation. Agent fields are checked with `core.config.parse_agent`, the same rule
+as the command line, so a form never starts something the engine would refuse.
 
 Must not import: db, core.engine, litellm.
 """
@@ -14,7 +16,11 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from tui.widgets.literal import literal
+
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+AGENT_HINT = ("Patient and examiner: 'retrieval' answers from the case with no model (offline), "
+              "or a model string such as openai/gpt-4o-mini.")
 
 
 @dataclass
@@ -24,6 +30,11 @@ class PlaySetup:
     name: str
     case_id: str | None  # None: next unseen case, identity hidden until the end
     budget: int = 20
+    patient: str = "retrieval"  # an agent string for core.config.parse_agent
+    examiner: str = "retrieval"
+    api_base: str | None = None  # an OpenAI-compatible server for model agents
+    # Home-screen filters the next unseen case must match (specialty, language, source).
+    filters: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -44,26 +55,69 @@ def clean_name(raw: str) -> str | None:
     return name
 
 
+def check_api_base(text: str) -> str | None:
+    """A problem with an API base URL (empty is fine), or None."""
+    base = text.strip()
+    if base and not base.startswith(("http://", "https://")):
+        return "The API base URL must start with http:// or https://."
+    return None
+
+
+def check_agent(text: str, role: str, api_base: str | None = None) -> str | None:
+    """A one-line problem if `text` cannot play `role` (patient, examiner, doctor), or None.
+
+    Uses `core.config.parse_agent` (imported here, off the start-up path).
+    """
+    from core.config import parse_agent
+    from core.errors import InputError
+
+    try:
+        parse_agent(text, role, **({"api_base": api_base} if api_base else {}))
+    except InputError as err:
+        return str(err)
+    return None
+
+
 class PlaySetupScreen(ModalScreen[PlaySetup | None]):
-    """Asks for the physician's name and the turn budget."""
+    """Asks for the physician's name, the turn budget and who plays patient and examiner."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, case_id: str | None, name: str = "") -> None:
+    def __init__(self, case_id: str | None, name: str = "",
+                 filters: dict[str, str] | None = None) -> None:
         super().__init__()
         self.case_id, self.default_name = case_id, name
+        self.filters = dict(filters or {})
+
+    def _what(self) -> str:
+        if self.case_id is not None:
+            return f"case {self.case_id}"
+        which = ", ".join(f"{k} {v}" for k, v in sorted(self.filters.items()))
+        scope = f" ({which})" if which else (" in any specialty and language (the filters "
+                                             "above the case list narrow this)")
+        return f"the next case you have not seen{scope}; its identity stays hidden until the end"
 
     def compose(self) -> ComposeResult:
-        """Name, budget, start/cancel."""
-        what = ("the next case you have not seen (its identity stays hidden until the end)"
-                if self.case_id is None else f"case {self.case_id}")
-        with VerticalScroll(classes="form"):
+        """Name and budget, patient and examiner, API base, start/cancel."""
+        with VerticalScroll(classes="form", id="setup-form"):
             yield Static(Text("Play as doctor", style="bold"))
-            yield Static(Text(f"You will interview the patient for {what}."))
-            yield Label("Your name (stored as human:NAME, e.g. dr-smith)")
-            yield Input(value=self.default_name, placeholder="dr-smith", id="setup-name")
-            yield Label("Turn budget (questions and test orders)")
-            yield Input(value="20", id="setup-budget", type="integer")
+            yield Static(literal(f"You will interview the patient for {self._what()}."))
+            with Horizontal(classes="row"):
+                yield Label("Name")
+                yield Input(value=self.default_name, placeholder="dr-smith (stored as human:NAME)",
+                            id="setup-name")
+                yield Label("Turns")
+                yield Input(value="20", id="setup-budget", type="integer",
+                            tooltip="Turn budget: questions and test orders")
+            with Horizontal(classes="row"):
+                yield Label("Patient")
+                yield Input(value="retrieval", id="setup-patient")
+                yield Label("Examiner")
+                yield Input(value="retrieval", id="setup-examiner")
+            with Horizontal(classes="row"):
+                yield Label("API base")
+                yield Input(id="setup-api-base", placeholder="optional, for models: http://…/v1")
+            yield Static(Text(AGENT_HINT), classes="hint")
             yield Static("", id="setup-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button("Cancel", id="setup-cancel")
@@ -84,22 +138,67 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
         else:
             self.dismiss(None)
 
+    def _value(self, name: str) -> str:
+        return self.query_one(f"#setup-{name}", Input).value.strip()
+
+    def problem(self) -> str | None:
+        """The first problem with the form, as one line, or None."""
+        if clean_name(self._value("name")) is None:
+            return "Please type a name: letters, digits, '-', '_' or '.'."
+        budget = self._value("budget")
+        if not budget.isdigit() or not 1 <= int(budget) <= 100:
+            return "The turn budget must be a whole number from 1 to 100."
+        base = self._value("api-base")
+        return check_api_base(base) or check_agent(self._value("patient") or "retrieval",
+                                                   "patient", base or None) \
+            or check_agent(self._value("examiner") or "retrieval", "examiner", base or None)
+
     def submit(self) -> None:
         """Validate and return the setup."""
-        error = self.query_one("#setup-error", Static)
-        name = clean_name(self.query_one("#setup-name", Input).value)
-        if name is None:
-            error.update(Text("Please type a name: letters, digits, '-', '_' or '.'."))
+        problem = self.problem()
+        if problem is not None:
+            self.query_one("#setup-error", Static).update(literal(problem))
             return
-        budget_text = self.query_one("#setup-budget", Input).value.strip()
-        if not budget_text.isdigit() or not 1 <= int(budget_text) <= 100:
-            error.update(Text("The turn budget must be a whole number from 1 to 100."))
-            return
-        self.dismiss(PlaySetup(name=name, case_id=self.case_id, budget=int(budget_text)))
+        self.dismiss(PlaySetup(
+            name=clean_name(self._value("name")) or "", case_id=self.case_id,
+            budget=int(self._value("budget")),
+            patient=self._value("patient") or "retrieval",
+            examiner=self._value("examiner") or "retrieval",
+            api_base=self._value("api-base") or None, filters=self.filters))
 
     def action_cancel(self) -> None:
         """Close without starting."""
         self.dismiss(None)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """A yes/no question; returns True only for an explicit yes (Escape means no)."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
+        super().__init__()
+        self.question, self.yes, self.no = question, yes, no
+
+    def compose(self) -> ComposeResult:
+        """The question and two buttons (the safe one focused)."""
+        with VerticalScroll(classes="form", id="confirm-form"):
+            yield Static(literal(self.question))
+            with Horizontal(classes="buttons"):
+                yield Button(f"{self.no} (n)", id="confirm-no", variant="primary")
+                yield Button(f"{self.yes} (y)", id="confirm-yes", variant="error")
+
+    def on_mount(self) -> None:
+        """Focus the safe answer."""
+        self.query_one("#confirm-no", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Answer by button."""
+        self.dismiss(event.button.id == "confirm-yes")
+
+    def action_answer(self, yes: bool) -> None:
+        """Answer by key."""
+        self.dismiss(yes)
 
 
 class DiagnosisScreen(ModalScreen[DiagnosisForm | None]):

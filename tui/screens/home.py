@@ -1,6 +1,8 @@
 """Home / browse: the case library (with filters), consultations, runs, studies, baseline.
 
 Screens read through `tui.screens.queries` and db functions; widgets get data as attributes.
+Loading happens in a worker after the first paint; any error it meets (a database that
+cannot be opened or migrated) goes to the app's `show_error`, and the tabs stay empty.
 
 Must not import: core.engine, litellm (they load only when a consultation starts).
 """
@@ -15,10 +17,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import (DataTable, Footer, Header, Input, Select, Static, TabbedContent,
+from textual.widgets import (DataTable, Header, Input, Select, Static, TabbedContent,
                              TabPane)
 
 from tui.screens import queries
+from tui.widgets.footer import KeyFooter
+from tui.widgets.literal import literal
 from tui.widgets.tables import fill, selected_key
 
 if TYPE_CHECKING:
@@ -26,6 +30,9 @@ if TYPE_CHECKING:
     from tui.app import BedsideApp
 
 FILTERS = ("specialty", "language", "source")
+#: The table each tab shows (focused when the tab is activated, so Enter works at once).
+TAB_TABLES = {"cases": "#cases-table", "consultations": "#consultations-table",
+              "runs": "#runs-table", "studies": "#studies-table", "baseline": "#baseline-table"}
 
 
 def _verdict(correct: int | None) -> Text:
@@ -35,6 +42,11 @@ def _verdict(correct: int | None) -> Text:
 
 class HomeScreen(Screen[None]):
     """Tabs: Cases, Consultations, Runs, Studies, Baseline."""
+
+    HELP = ("The Cases tab lists the case library; the three boxes above it filter by "
+            "specialty, language and source (choose the top line again to show all). "
+            "'Next unseen' picks a case you have not played among those the filters show, "
+            "in an order of its own for each physician, and hides its identity until the end.")
 
     BINDINGS = [
         Binding("p", "play", "Play case"),
@@ -71,14 +83,20 @@ class HomeScreen(Screen[None]):
                 with Vertical():
                     with Horizontal(id="case-filters"):
                         for name in FILTERS:
-                            yield Select[str]([], prompt=f"any {name}", id=f"filter-{name}",
-                                              compact=True)
-                        yield Input(placeholder="search title or id", id="filter-text")
+                            # The prompt is what shows while no value is chosen ("any").
+                            yield Select[str]([], prompt=f"Any {name}",
+                                              id=f"filter-{name}", compact=True,
+                                              tooltip=f"Show only cases of this {name}")
+                        yield Input(placeholder="Title or id…", id="filter-text",
+                                    tooltip="Show only cases whose title or id contains this")
                     yield DataTable(id="cases-table", cursor_type="row", zebra_stripes=True)
-                    yield Static(Text("Enter or p: play this case as doctor · n: next case "
-                                      "you have not seen (identity hidden)"), classes="hint")
+                    yield Static(Text("Enter or p: play this case as doctor · n: a case you "
+                                      "have not seen among those shown (identity hidden)"),
+                                 classes="hint")
             with TabPane("Consultations", id="consultations"):
                 yield DataTable(id="consultations-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Enter: open the transcript · r: results table · "
+                                  "physicians are listed as human:NAME"), classes="hint")
             with TabPane("Runs", id="runs"):
                 yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: watch this run · w: live runs (start a batch there)"
@@ -92,7 +110,7 @@ class HomeScreen(Screen[None]):
                 yield Static(Text("Finished consultations per doctor; physicians are "
                                   "human:NAME. CI: Wilson 95 %. r: full results table"),
                              classes="hint")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Paint at once; the store and the library load right after, off the event loop."""
@@ -103,34 +121,46 @@ class HomeScreen(Screen[None]):
         if self.loaded:
             self.refresh_db_tables()
 
-    @work(exclusive=True, group="load-cases")
+    @work(exclusive=True, group="load-cases", exit_on_error=False)
     async def load_cases(self) -> None:
-        """Load the store and the library, then fill every tab."""
-        await self.bedside.preload()
-        self.refresh_db_tables()
-        self.loaded = True
-        self.cases = await self.bedside.library()
+        """Load the store and the library, then fill every tab; errors go to show_error."""
+        from tui.app import USER_ERRORS
+
+        try:
+            await self.bedside.preload()
+            self.refresh_db_tables()
+            self.loaded = True
+            self.cases = await self.bedside.library()
+        except USER_ERRORS as err:
+            self.bedside.show_error(err)
+            return
         for name in FILTERS:
             values = sorted({getattr(c, name) for c in self.cases})
             self.query_one(f"#filter-{name}", Select).set_options(
-                [(Text(v), v) for v in values])
+                [(literal(v), v) for v in values])
         self.apply_filters()
 
-    def apply_filters(self) -> None:
-        """Show only the cases that match every chosen filter and the search text."""
+    def chosen_filters(self) -> dict[str, str]:
+        """The filter values chosen above the case table (specialty, language, source)."""
         chosen = {}
         for name in FILTERS:
             value = self.query_one(f"#filter-{name}", Select).value
             if isinstance(value, str):
                 chosen[name] = value
+        return chosen
+
+    def apply_filters(self) -> None:
+        """Show only the cases that match every chosen filter and the search text."""
+        chosen = self.chosen_filters()
         text = self.query_one("#filter-text", Input).value.strip().lower()
         self.shown_cases = [
             c for c in self.cases
             if all(getattr(c, k) == v for k, v in chosen.items())
             and (not text or text in c.id.lower() or text in c.title.lower())]
         fill(self.query_one("#cases-table", DataTable),
-             ("ID", "Title", "Specialty", "Lang", "Source"),
-             ((c.id, (c.id, c.title, c.specialty, c.language, c.source))
+             # The long title goes last, so a narrow terminal cuts the title, not the rest.
+             ("ID", "Specialty", "Lang", "Source", "Title"),
+             ((c.id, (c.id, c.specialty, c.language, c.source, c.title))
               for c in self.shown_cases))
 
     def on_select_changed(self, event: Select.Changed) -> None:
@@ -142,6 +172,12 @@ class HomeScreen(Screen[None]):
         if event.input.id == "filter-text":
             self.apply_filters()
 
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """Focus the tab's table, so Enter and the arrow keys work on it straight away."""
+        selector = TAB_TABLES.get(event.pane.id or "")
+        if selector is not None:
+            self.query_one(selector, DataTable).focus()
+
     def refresh_db_tables(self) -> None:
         """Re-read consultations, runs, studies and the baseline."""
         db = self.bedside.db
@@ -152,10 +188,12 @@ class HomeScreen(Screen[None]):
                          (r["started_at"] or "")[:16].replace("T", " ")))
               for r in queries.consultation_rows(db)))
         fill(self.query_one("#runs-table", DataTable),
-             ("Run", "Created", "Status", "Consultations", "Finished", "Failed", "Running"),
+             ("Run", "Created", "Status", "Planned", "Started", "Finished", "Failed",
+              "Cancelled", "Running", "Other"),
              ((r["id"], (r["name"], (r["created_at"] or "")[:16].replace("T", " "),
-                         r["status"], r["consultations"], r["finished"] or 0,
-                         r["failed"] or 0, r["running"] or 0))
+                         r["status"], queries.planned_size(db, r["id"]), r["consultations"],
+                         r["finished"], r["failed"], r["cancelled"], r["running"],
+                         r["other"]))
               for r in queries.run_rows(db)))
         fill(self.query_one("#studies-table", DataTable),
              ("Study", "Created", "Assignments", "Done"),
@@ -193,8 +231,8 @@ class HomeScreen(Screen[None]):
         self.bedside.ask_play(key)
 
     def action_next_unseen(self) -> None:
-        """Play the next case this physician has not seen, identity hidden."""
-        self.bedside.ask_play(None)
+        """Play the next case this physician has not seen (within the filters), hidden."""
+        self.bedside.ask_play(None, self.chosen_filters())
 
     def action_live(self) -> None:
         """Open the live runs screen."""
@@ -216,8 +254,7 @@ class HomeScreen(Screen[None]):
         self.bedside.ask_new_study()
 
     def action_refresh(self) -> None:
-        """Re-read everything."""
-        self.refresh_db_tables()
+        """Re-read everything (the worker shows any error)."""
         self.load_cases()
 
     def action_tab(self, tab: str) -> None:

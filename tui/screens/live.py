@@ -2,8 +2,14 @@
 another terminal (polled from the shared database).
 
 In-app runs are workers on the App, so they go on when this screen is closed. The screen
-polls: the in-app registry every 0.1 s (token deltas batched per tick) and the database
-every second; tables and the transcript re-render only when a count changed.
+polls: the in-app registry every 0.1 s and the database every second; the table is re-filled
+only when a row changed and the focused transcript only when its turn count changed, while
+the streamed text of the turn in progress is updated on every tick (token deltas batched).
+
+What the database can tell about a run started elsewhere is limited, and the screen says
+so: completed turns (not tokens as they stream), the consultations started so far plus a
+count of those still queued (from the run's stored plan), and no way to cancel it from
+here (stop it in its terminal; `bedside run --resume RUN` finishes it later).
 
 Must not import at module level: core.engine, litellm.
 """
@@ -16,10 +22,12 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Static
+from textual.widgets import DataTable, Header, Static
 
 from tui.screens import queries
 from tui.screens.forms_batch import BatchRequest, StartBatchScreen
+from tui.widgets.footer import KeyFooter
+from tui.widgets.literal import sanitize
 from tui.widgets.tables import fill, selected_key
 from tui.widgets.transcript_view import TranscriptView
 
@@ -27,26 +35,49 @@ if TYPE_CHECKING:
     from tui.app import BedsideApp
 
 COLUMNS = ("Consultation", "Case", "Doctor", "Status", "Turn", "Tokens", "Cost $")
+STATUS_ORDER = ("running", "queued", "finished", "failed", "cancelled")
+ELSEWHERE = ("Not started in this window (e.g. `bedside run` in another terminal): read from "
+             "the database, so it shows completed turns only and cannot be cancelled here "
+             "(Ctrl+C in its terminal stops it; `bedside run --resume RUN` finishes it later).")
+
+
+def status_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
+    """How many rows have each status."""
+    counts: dict[str, int] = {}
+    for r in rows:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    return counts
+
+
+def describe_counts(counts: dict[str, int]) -> str:
+    """'3 running · 11 queued · 6 finished' (fixed order, then any other status)."""
+    keys = [s for s in STATUS_ORDER if s in counts] + sorted(set(counts) - set(STATUS_ORDER))
+    return " · ".join(f"{counts[s]} {s}" for s in keys if counts[s])
 
 
 class LiveScreen(Screen[None]):
     """Live consultations with the focused one streaming below."""
 
     BINDINGS = [
-        Binding("s", "start", "Start batch"),
-        Binding("c", "cancel", "Cancel selected"),
-        Binding("x", "cancel_all", "Cancel all"),
-        Binding("a", "attach", "Attach latest run"),
         Binding("escape", "app.pop_screen", "Back"),
+        Binding("s", "start", "Start batch"),
+        Binding("c", "cancel", "Cancel"),
+        Binding("x", "cancel_all", "Cancel all"),
+        Binding("a", "attach", "Attach"),
     ]
+    HELP = ("Runs started here (s) stream token by token; c cancels the selected consultation, "
+            "x every one still queued or running; runs go on when you leave this screen. "
+            "a attaches to the newest run in the database (also Enter on the Runs tab at "
+            "home). " + ELSEWHERE)
 
     def __init__(self, run_id: str | None = None) -> None:
         super().__init__()
         self.run_id = run_id
-        self._seen: tuple[Any, ...] = ()
+        self._table_seen: tuple[Any, ...] | None = None
         self._db_stamp: tuple[int, int, int] | None = None
         self._focus_seen: tuple[Any, ...] = ()
         self.focused_id: str | None = None
+        self.shown_rows: list[dict[str, Any]] = []
 
     @property
     def bedside(self) -> BedsideApp:
@@ -59,7 +90,7 @@ class LiveScreen(Screen[None]):
         yield Static(id="live-status")
         yield DataTable(id="live-table", cursor_type="row", zebra_stripes=True)
         yield TranscriptView(id="live-stream")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Start polling."""
@@ -68,10 +99,15 @@ class LiveScreen(Screen[None]):
         self.set_interval(1.0, self.poll_db)
 
     # -- data -----------------------------------------------------------------------------
+    def _in_app(self) -> list[Any]:
+        """Registry items shown: those of the attached run, or every one started here."""
+        items = self.bedside.live.items.values()
+        return [i for i in items if self.run_id is None or i.run_id == self.run_id]
+
     def rows(self) -> list[dict[str, Any]]:
-        """In-app items first (fresh from the sink), then attached rows from the database."""
+        """In-app items (fresh from the sink), then the attached run's rows from the database."""
         out: dict[str, dict[str, Any]] = {}
-        for item in self.bedside.live.items.values():
+        for item in self._in_app():
             out[item.consultation_id] = {
                 "id": item.consultation_id, "case_id": item.case_id, "doctor": item.doctor,
                 "status": item.status, "doctor_turns": item.doctor_turn,
@@ -82,33 +118,53 @@ class LiveScreen(Screen[None]):
         return list(out.values())
 
     def poll_registry(self) -> None:
-        """Re-render from the in-app registry when it changed."""
-        self._maybe_render()
+        """Re-render from the in-app registry (cheap when nothing changed)."""
+        self.render_live()
 
     def poll_db(self) -> None:
-        """Re-render from the database when its counts changed (attached runs)."""
+        """Re-read the attached run's counts from the database, then re-render."""
         if self.run_id:
             self._db_stamp = queries.progress_counts(self.bedside.db, self.run_id)
-        self._maybe_render()
+        self.render_live()
 
-    def _maybe_render(self) -> None:
-        stamp = (self.bedside.live.version, self._db_stamp, self.run_id)
-        if stamp == self._seen:
-            return
-        self._seen = stamp
+    def render_live(self) -> None:
+        """Table and status when a row changed; the focused transcript (and its stream)."""
         rows = self.rows()
-        table = self.query_one("#live-table", DataTable)
-        fill(table, COLUMNS, ((r["id"], (r["id"][-8:], r["case_id"], r["doctor"], r["status"],
-                                         r["doctor_turns"], r["tokens"] or 0,
-                                         r["cost_usd"] or 0.0)) for r in rows))
-        counts: dict[str, int] = {}
-        for r in rows:
-            counts[r["status"]] = counts.get(r["status"], 0) + 1
-        status = Text(f"Run: {self.run_id or 'started here'}   ", style="bold")
-        status.append("   ".join(f"{n} {s}" for s, n in sorted(counts.items())) or
-                      "nothing running — press s to start a batch")
-        self.query_one("#live-status", Static).update(status)
+        stamp = (self.run_id, self._db_stamp, tuple(tuple(r.values()) for r in rows))
+        if stamp != self._table_seen:
+            self._table_seen = stamp
+            self.shown_rows = rows
+            fill(self.query_one("#live-table", DataTable), COLUMNS,
+                 ((r["id"], (r["id"][-8:], r["case_id"], r["doctor"], r["status"],
+                             r["doctor_turns"], r["tokens"] or 0,
+                             Text(f"{r['cost_usd'] or 0.0:.4f}", justify="right")))
+                  for r in rows))
+            self.query_one("#live-status", Static).update(self.status_text(rows))
         self.render_focused()
+
+    def status_text(self, rows: list[dict[str, Any]]) -> Text:
+        """Which run, counts by status (queued ones of a run elsewhere from its plan), limits."""
+        counts = status_counts(rows)
+        if self.run_id is None:
+            head = Text("Runs started here: ", style="bold")
+            head.append(describe_counts(counts) or
+                        "nothing yet — s starts a batch, a attaches to the newest run")
+            return head
+        db = self.bedside.db
+        planned = queries.planned_size(db, self.run_id)
+        state = queries.run_status(db, self.run_id) or "unknown"
+        elsewhere = not any(True for _ in self._in_app())
+        if elsewhere and planned is not None and planned > len(rows):
+            # Not yet started: queued while the run goes on, else left for a resume.
+            counts["queued" if state == "running" else "not started"] = planned - len(rows)
+        head = Text(f"Run {sanitize(self.run_id)} ({sanitize(state)}): ", style="bold")
+        head.append(describe_counts(counts) or "no consultations yet")
+        if planned is not None:
+            head.append(f" — {planned} planned")
+        if elsewhere:
+            head.append("\nStarted outside this window: read from the database (completed "
+                        "turns only); stop it in its own terminal. F1: more.", style="dim")
+        return head
 
     def render_focused(self) -> None:
         """Show the selected consultation: streamed (in-app) or turn by turn (database)."""
@@ -120,7 +176,7 @@ class LiveScreen(Screen[None]):
             if stamp != self._focus_seen:
                 view.set_turns(item.turns)
                 self._focus_seen = stamp
-            if item.stream_text:
+            if item.stream_text and item.stream_text != view.stream_text:
                 view.show_stream(item.stream_role or "doctor", item.stream_text)
         elif cid is not None:
             n = self.bedside.db["turns"].count_where("consultation_id = ?", [cid])
@@ -138,10 +194,11 @@ class LiveScreen(Screen[None]):
 
     # -- actions --------------------------------------------------------------------------
     def action_start(self) -> None:
-        """Ask for cases, models and concurrency, then start a batch on the App."""
+        """Ask for cases, doctors and concurrency, then start a batch on the App."""
 
         def start(req: BatchRequest | None) -> None:
             if req is not None:
+                self.run_id = None  # show what is started here
                 self.bedside.start_batch(req)
 
         self.app.push_screen(StartBatchScreen(), start)
@@ -150,17 +207,27 @@ class LiveScreen(Screen[None]):
         """Cancel the selected consultation (in-app runs only)."""
         cid = selected_key(self.query_one("#live-table", DataTable))
         if cid is None:
+            self.notify("Nothing selected.", severity="warning")
             return
         if cid not in self.bedside.live.items:
-            self.notify("That run belongs to another terminal; stop it there with Ctrl+C.",
-                        severity="warning")
+            self.notify("That consultation belongs to a run started in another terminal; "
+                        "stop it there with Ctrl+C.", severity="warning")
         elif self.bedside.live.cancel(cid):
             self.notify("Cancelling…")
+        else:
+            self.notify("That consultation has already ended.")
 
     def action_cancel_all(self) -> None:
-        """Cancel every consultation started in this app."""
-        n = self.bedside.live.cancel_all()
-        self.notify(f"Cancelling {n} consultation(s)…" if n else "Nothing to cancel.")
+        """Cancel every consultation of the shown runs still queued or running here."""
+        items = self._in_app()
+        n = sum(self.bedside.live.cancel(i.consultation_id) for i in items)
+        if n:
+            self.notify(f"Cancelling {n} consultation(s)…")
+        elif self.run_id and not items:
+            self.notify("This run was started in another terminal; stop it there with Ctrl+C.",
+                        severity="warning")
+        else:
+            self.notify("Nothing to cancel.")
 
     def action_attach(self) -> None:
         """Follow the most recent run in the database (e.g. one started by `bedside run`)."""
@@ -169,5 +236,5 @@ class LiveScreen(Screen[None]):
             self.notify("No runs in this database yet.", severity="warning")
             return
         self.run_id = runs[0]["id"]
-        self._seen = ()
+        self._table_seen = None
         self.poll_db()

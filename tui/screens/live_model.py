@@ -79,13 +79,18 @@ class LiveRegistry:
         item.cost += turn.usage.cost_usd
 
     def active(self) -> list[LiveItem]:
-        """Items not yet finished, failed or cancelled."""
-        return [i for i in self.items.values() if i.status in ("queued", "running")]
+        """Items queued or running that nobody has asked to stop yet."""
+        return [i for i in self.items.values()
+                if i.status in ("queued", "running") and not i.cancel_event.is_set()]
 
     def cancel(self, consultation_id: str) -> bool:
-        """Ask one consultation to stop; True if it was still active."""
+        """Ask one consultation to stop; True if it was active and not already asked to.
+
+        A queued consultation keeps status 'queued' until its job sees the event, so the
+        event (not the status) says whether it was already cancelled.
+        """
         item = self.items.get(consultation_id)
-        if item is None or item.status not in ("queued", "running"):
+        if item is None or item.status not in ("queued", "running") or item.cancel_event.is_set():
             return False
         item.cancel_event.set()
         # A queued one sees the event when its turn comes; a running one is interrupted now

@@ -3,7 +3,9 @@
 The consultation runs in the engine (`core.engine.run_consultation`) with a human doctor
 whose turns come from this screen; every event goes to the database recorder at once, so a
 session is stored turn by turn (with time per turn) as doctor `human:NAME`. The worker runs
-on the App; leaving the screen cancels the consultation, which is stored as cancelled.
+on the App; leaving the screen (after a yes to "leave?") cancels the consultation, which is
+stored as cancelled. The patient and examiner are the offline retrieval agents unless the
+setup form named models.
 
 Must not import at module level: core.engine, litellm (loaded when the session starts).
 """
@@ -18,15 +20,15 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.suggester import SuggestFromList
-from textual.widgets import Button, Footer, Header, Input, Static
+from textual.widgets import Button, Header, Input, Static
 
 from core.case import Case
-from core.events import Event, TurnCompleted, TurnStarted
+from core.events import Event, TokenDelta, TurnCompleted, TurnStarted
 from core.ids import new_id
-from tui.screens.forms import DiagnosisForm, DiagnosisScreen, PlaySetup
-from tui.widgets.literal import sanitize
-from tui.widgets.test_vocabulary import TEST_NAMES
+from tui.screens.forms import ConfirmScreen, DiagnosisForm, DiagnosisScreen, PlaySetup
+from tui.widgets.footer import KeyFooter
+from tui.widgets.literal import literal, sanitize
+from tui.widgets.test_completion import TestOrderInput
 from tui.widgets.transcript_view import Outcome, TranscriptView, render_outcome
 
 if TYPE_CHECKING:
@@ -57,6 +59,8 @@ class PlayScreen(Screen[None]):
         Binding("ctrl+o", "focus_ask", "Ask patient", priority=True),
         Binding("escape", "leave", "Leave"),
     ]
+    LEAVE_QUESTION = ("Leave this consultation? It ends here and is stored as cancelled; "
+                      "you cannot come back to it.")
 
     def __init__(self, case: Case, setup: PlaySetup, *, hidden: bool) -> None:
         super().__init__()
@@ -79,18 +83,18 @@ class PlayScreen(Screen[None]):
         """Status line, objective, transcript, inputs, footer."""
         yield Header()
         yield Static(id="play-status")
-        yield Static(Text(sanitize(self.case.objective)), id="play-objective")
+        yield Static(literal(self.case.objective), id="play-objective")
         yield TranscriptView(id="play-transcript")
         with Horizontal(id="play-inputs"):
             yield Input(placeholder="Ask the patient… (Enter)", id="ask")
             yield Button("Ask", id="ask-btn")
         with Horizontal(id="play-inputs-2", classes="play-inputs"):
-            yield Input(placeholder="Order a test… (→ completes, Enter orders)", id="order",
-                        suggester=SuggestFromList(TEST_NAMES, case_sensitive=False))
+            yield TestOrderInput(placeholder="Order tests, comma-separated (→ completes)",
+                                 id="order")
             yield Button("Order", id="order-btn")
             yield Button("Diagnose…", id="diagnose-btn", variant="success")
         yield Static(id="play-reveal")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Start the clock and the consultation (as a worker on the App)."""
@@ -104,19 +108,28 @@ class PlayScreen(Screen[None]):
 
     # -- status ---------------------------------------------------------------------------
     def update_status(self) -> None:
-        """Case (or 'hidden'), turns used of the budget, elapsed time."""
+        """Turns used of the budget, elapsed time, then the case (or 'hidden').
+
+        The budget and the clock come first so they are never the part cut off; the line
+        wraps (the title may be long) rather than hiding anything.
+        """
+        if not self.is_attached:  # the engine's last call may come after the screen left
+            return
         elapsed = int(self.bedside.clock() - self.started)
         case = "hidden until the end" if self.hidden and not self.finished else \
             f"{self.case.id} — {self.case.title}"
         left = self.setup.budget - self.turns_used
         line = Text()
-        line.append("Case: ", style="bold")
-        line.append(sanitize(case))
-        line.append(f"   Turn {self.turns_used}/{self.setup.budget}", style="bold")
-        line.append(f" ({left} left)" if not self.finished else "")
-        line.append(f"   {elapsed // 60:02d}:{elapsed % 60:02d}")
+        line.append(f"Turn {self.turns_used}/{self.setup.budget}", style="bold")
+        line.append(f" ({left} left)" if not self.finished else " (ended)")
+        line.append(f" · {elapsed // 60:02d}:{elapsed % 60:02d}")
         if left == 1 and not self.finished:
-            line.append("   last turn!", style="bold red")
+            line.append(" · last turn!", style="bold red")
+        if not self.finished:
+            line.append(" · your turn" if self.waiting else " · waiting for the reply…",
+                        style="italic")
+        line.append(" · Case: ", style="bold")
+        line.append(sanitize(case))
         self.query_one("#play-status", Static).update(line)
 
     # -- the engine side ------------------------------------------------------------------
@@ -124,29 +137,34 @@ class PlayScreen(Screen[None]):
         """Awaited by the human doctor agent: the physician's next question, order or diagnosis."""
         self.waiting = True
         self.started_turn = self.bedside.clock()
+        self.update_status()
         try:
             return await self.actions.get()
         finally:
             self.waiting = False
+            self.update_status()
 
     def on_engine_event(self, event: Event) -> None:
-        """Show completed turns; count the doctor's turns."""
+        """Show completed turns (and a model patient's reply as it streams); count turns."""
+        view = self.query_one(TranscriptView)
         if isinstance(event, TurnCompleted):
-            self.query_one(TranscriptView).add_turn(event.turn)
+            view.add_turn(event.turn)
             if str(event.turn.role) == "doctor" and event.turn.doctor_turn:
                 self.turns_used = max(self.turns_used, event.turn.doctor_turn)
                 self.update_status()
         elif isinstance(event, TurnStarted):
-            pass
+            view.end_stream()
+        elif isinstance(event, TokenDelta):
+            view.show_stream(str(event.role), view.stream_text + event.text)
 
     async def consult(self) -> None:
         """Run the consultation through the engine, then reveal the truth and verdict."""
         from tui.screens.engine_bridge import run_human
 
         try:
-            await run_human(self.bedside, self.case, self.setup, consultation_id=self.consultation_id,
-                            sink=ScreenSink(self), next_action=self.next_action,
-                            cancel_event=self.cancel_event)
+            await run_human(self.bedside, self.case, self.setup,
+                            consultation_id=self.consultation_id, sink=ScreenSink(self),
+                            next_action=self.next_action, cancel_event=self.cancel_event)
         except Exception as err:
             self.bedside.show_error(err)
         finally:
@@ -156,15 +174,18 @@ class PlayScreen(Screen[None]):
     def reveal(self) -> None:
         """The consultation is over: show the truth and the verdict from the database."""
         from db.consultations import get_consultation
+        from tui.app import USER_ERRORS
 
         self.finished = True
-        for widget in self.query("#play-inputs Input, #play-inputs Button, "
-                                 "#play-inputs-2 Input, #play-inputs-2 Button"):
-            widget.disabled = True
+        # The inputs go away (room for the transcript and the verdict at 80x24), and so do
+        # their keys from the footer (check_action).
+        for widget in self.query("#play-inputs, #play-inputs-2"):
+            widget.display = False
+        self.refresh_bindings()
         started = True
         try:
             row = get_consultation(self.bedside.db, self.consultation_id)
-        except Exception:  # it never started (the error was shown): reveal nothing
+        except USER_ERRORS:  # it never started (the error was shown): reveal nothing
             started = False
             row = {"end_reason": "not started", "diagnosis": None, "correct": None,
                    "status": "not started", "error": None}
@@ -181,6 +202,12 @@ class PlayScreen(Screen[None]):
         self.update_status()
 
     # -- the physician side ---------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the consultation is over, only Leave (and the app's keys) remain."""
+        if self.finished and action in ("diagnose", "focus_order", "focus_ask"):
+            return False
+        return True
+
     def _send(self, action: str | DiagnosisForm) -> bool:
         if self.finished:
             return False
@@ -234,9 +261,23 @@ class PlayScreen(Screen[None]):
         self.query_one("#ask", Input).focus()
 
     def action_leave(self) -> None:
-        """Leave; an unfinished consultation is cancelled (and stored as cancelled)."""
+        """Leave: at once when the consultation is over, else after the physician confirms."""
+        if self.finished:
+            self.app.pop_screen()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.leave_now()
+
+        self.app.push_screen(ConfirmScreen(self.LEAVE_QUESTION, yes="Leave", no="Stay"),
+                             answered)
+
+    def leave_now(self) -> None:
+        """Cancel an unfinished consultation (stored as cancelled) and go back."""
         if not self.finished:
             self.cancel_event.set()
             self.bedside.workers.cancel_group(self.bedside, "play")
             self.notify("Consultation cancelled; it is stored as cancelled.")
-        self.app.pop_screen()
+        if self.is_current:
+            self.app.pop_screen()

@@ -13,9 +13,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 
 from core.errors import BedsideError
+from tui.widgets.footer import KeyFooter
 from tui.widgets.literal import sanitize
 from tui.widgets.transcript_view import Outcome, TranscriptView, render_outcome
 
@@ -46,7 +47,7 @@ class TranscriptScreen(Screen[None]):
         yield Static(id="transcript-title")
         yield TranscriptView(id="transcript")
         yield Static(id="outcome")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         """Load from the database."""
@@ -61,7 +62,7 @@ class TranscriptScreen(Screen[None]):
             row = get_consultation(db, self.consultation_id)
             transcript = get_transcript(db, self.consultation_id)
         except BedsideError as err:
-            self.notify(str(err), severity="error", markup=False)
+            self.bedside.show_error(err)
             return
         truth, title = None, row["case_id"]
         try:
@@ -72,7 +73,7 @@ class TranscriptScreen(Screen[None]):
         except BedsideError:
             pass
         head = Text(sanitize(title), style="bold")
-        head.append(f"   doctor: {sanitize(row['doctor'] or '?')}   status: {row['status']}",
+        head.append(sanitize(f"   doctor: {row['doctor'] or '?'}   status: {row['status']}"),
                     style="dim")
         self.query_one("#transcript-title", Static).update(head)
         self.query_one(TranscriptView).set_turns(transcript.turns)

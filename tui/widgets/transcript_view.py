@@ -64,7 +64,7 @@ def result_table(content: str) -> Table | None:
 def turn_header(turn: Turn) -> Text:
     """The one-line heading of a turn: role, doctor-turn number, kind, latency."""
     role = str(turn.role)
-    head = Text(ROLE_LABELS.get(role, role.title()), style=ROLE_STYLES.get(role, "bold"))
+    head = literal(ROLE_LABELS.get(role, role.title()), style=ROLE_STYLES.get(role, "bold"))
     bits = []
     if turn.doctor_turn:
         bits.append(f"turn {turn.doctor_turn}")
@@ -75,7 +75,7 @@ def turn_header(turn: Turn) -> Text:
     if turn.latency_ms is not None:
         bits.append(f"{turn.latency_ms / 1000:.1f} s")
     if bits:
-        head.append("  " + " · ".join(bits), style="dim")
+        head.append(sanitize("  " + " · ".join(bits)), style="dim")
     return head
 
 
@@ -112,10 +112,28 @@ def render_outcome(o: Outcome) -> Text:
         out.append("\nTruth: ", style="bold")
         out.append(sanitize(o.truth))
     out.append("\nVerdict: ", style="bold")
-    verdict = {True: ("correct", "bold green"), False: ("incorrect", "bold red")}
-    text, style = verdict.get(o.correct, ("undecided", "bold yellow"))  # type: ignore[arg-type]
+    text, style = verdict_words(o)
     out.append(text, style=style)
     return out
+
+
+def verdict_words(o: Outcome) -> tuple[str, str]:
+    """The verdict as the results table scores it, and its style.
+
+    Only finished consultations are scored; among them no diagnosis counts as wrong, and a
+    diagnosis no moderator could judge is 'undecided' (counted apart from the accuracy).
+    """
+    if o.correct is True:
+        return "correct", "bold green"
+    if o.correct is False:
+        return "incorrect", "bold red"
+    if o.status in (None, "running"):
+        return "in progress", "dim"
+    if o.status != "finished":
+        return f"not scored ({sanitize(o.status)})", "bold yellow"
+    if not (o.diagnosis or "").strip():
+        return "no diagnosis (counts as wrong)", "bold red"
+    return "undecided (no moderator could judge the diagnosis)", "bold yellow"
 
 
 class TurnBlock(Static):
@@ -143,6 +161,11 @@ class TranscriptView(VerticalScroll):
         """Show the turns given at construction."""
         if self._initial:
             self.mount_all([TurnBlock(t) for t in self._initial])
+
+    @property
+    def stream_text(self) -> str:
+        """The text of the turn in progress shown so far ('' when none)."""
+        return self._stream_text
 
     @property
     def turn_count(self) -> int:
@@ -174,7 +197,7 @@ class TranscriptView(VerticalScroll):
             self._streaming = Static(classes=f"turn streaming role-{role}")
             self.mount(self._streaming)
         self._stream_text = text
-        head = Text(ROLE_LABELS.get(role, role) + " …", style=ROLE_STYLES.get(role, "bold"))
+        head = literal(ROLE_LABELS.get(role, role) + " …", style=ROLE_STYLES.get(role, "bold"))
         self._streaming.update(Group(head, literal(text)))
         if follow:
             self.call_after_refresh(self.scroll_end, animate=False)
