@@ -2,9 +2,18 @@
 
 `REQUEST TEST: <names>` reaches the examiner and `DIAGNOSIS READY: <diagnosis>` ends the
 consultation. Both are recognised case-insensitively wherever they appear in the message
-(models like to write a sentence first). Several tests may be named in one request,
-separated by commas, semicolons, slashes, new lines or "and". A diagnosis wins over a test
-request in the same message. Doctor messages are untrusted text: nothing here evaluates them.
+(models like to write a sentence first), also when wrapped in markdown (`**DIAGNOSIS
+READY**: Gout`, `*Request test* — ECG`) and with `:`, `：`, `-`, `–` or `—` as the
+separator. A marker with nothing after it is not a diagnosis. A diagnosis wins over a test
+request in the same message.
+
+Several tests may be named in one request. They are split on commas (`,` `，` `、`),
+semicolons, new lines, " / " (a slash with spaces: "T3/T4", "PT/INR" and "sFlt-1/PlGF" stay
+whole), " & " between words ("U&E" and "U & E" stay whole) and the conjunctions and, plus,
+y, e, et, und, 和, 及/以及 (lower-case whole words; "Vitamin E" and "hepatitis B e antigen"
+are not split). Pairs that form one test name are kept together ("urea and electrolytes",
+"CT abdomen and pelvis", "group and save", "B12 and folate", "microscopy and culture").
+Doctor messages are untrusted text: nothing here evaluates them.
 
 Must not import: textual, rich, litellm, or any other bedside package.
 """
@@ -17,12 +26,39 @@ from typing import Literal
 
 ActionKind = Literal["question", "test_request", "diagnosis"]
 
-_DIAGNOSIS = re.compile(r"diagnosis\s+ready\s*[:：]\s*(.*)", re.IGNORECASE | re.DOTALL)
-_REQUEST = re.compile(r"request\s+tests?\s*[:：]\s*(.*)", re.IGNORECASE | re.DOTALL)
-# Separators between test names. "and" only as a whole word, so "D-dimer and troponin"
-# splits but "Random glucose" does not.
-_SPLIT = re.compile(r"\s*(?:[,;/、，；\n]|\band\b|\bplus\b|&)\s*", re.IGNORECASE)
-_TRIM = " \t\r\n.!?\"'`*()[]{}<>-"
+# Markdown emphasis or code marks that may wrap or split a marker.
+_MD = r"[*_`~]*"
+_SEP = r"\s*[:：\-–—]+"
+
+
+def _marker(*words: str) -> re.Pattern[str]:
+    keyword = rf"\s*{_MD}\s*".join(words)
+    return re.compile(rf"{_MD}\s*{keyword}\s*{_MD}{_SEP}\s*{_MD}[ \t]*(.*)",
+                      re.IGNORECASE | re.DOTALL)
+
+
+_DIAGNOSIS = _marker("diagnosis", "ready")
+_REQUEST = _marker("request", r"tests?")
+_SPLIT = re.compile(
+    r"\s*(?:[,;、，；\n]|\s/\s|(?<!\b\w)\s&\s(?!\w\b)"
+    r"|\b(?:and|plus|und)\b|(?-i:\b(?:y|et)\b)"
+    r"|(?-i:(?<![Vv]itamin\s)(?<![Vv]itamina\s)(?<![Vv]itamine\s)(?<!\b[A-Z]\s)(?<=\w\s)e(?=\s\w))"
+    r"|(?<!饱)(?<!中)和|以及|及(?!时))\s*",
+    re.IGNORECASE)
+# "<a> <conjunction> <b>" pairs that name one test, joined with a protected space first.
+_PAIRS = (("urea", "electrolytes"), ("u", "e"), ("u", "es"), ("abdomen", "pelvis"),
+          ("abdominal", "pelvic"), ("b12", "folate"), ("fsh", "lh"), ("ureters", "bladder"),
+          ("group", "save"), ("type", "screen"), ("culture", "sensitivity"),
+          ("microscopy", "culture"), ("ova", "parasites"), ("head", "neck"),
+          ("kidneys", "bladder"), ("urea", "creatinine"), ("urée", "créatinine"),
+          ("urea", "electrolitos"), ("abdomen", "pelvis"))
+_PAIR = re.compile(
+    r"\b(" + "|".join(sorted({re.escape(a) for a, _ in _PAIRS}, key=len, reverse=True)) +
+    r")\s+(and|&|y|et|und)\s+(" +
+    "|".join(sorted({re.escape(b) for _, b in _PAIRS}, key=len, reverse=True)) + r")\b",
+    re.IGNORECASE)
+_SLOT = "\ue000"  # marks a protected pair while splitting (neither a word char nor a space)
+_TRIM = " \t\r\n.!?\"'`*_()[]{}<>-–—:："
 MAX_TESTS = 20  # a request naming more than this is truncated (keeps transcripts sane)
 
 
@@ -40,15 +76,36 @@ def _first_line(text: str) -> str:
     return line.strip(_TRIM)
 
 
+def _protect(body: str) -> tuple[str, list[str]]:
+    """Replace each protected pair by a numbered slot, so the splitter cannot cut it."""
+    kept: list[str] = []
+
+    def slot(match: re.Match[str]) -> str:
+        """The slot for a known pair, or the text unchanged."""
+        if (match.group(1).lower(), match.group(3).lower()) not in _PAIRS:
+            return match.group(0)
+        kept.append(match.group(0))
+        return f"{_SLOT}{len(kept) - 1}{_SLOT}"
+
+    return _PAIR.sub(slot, body), kept
+
+
+def _restore(part: str, kept: list[str]) -> str:
+    return re.sub(f"{_SLOT}(\\d+){_SLOT}", lambda m: kept[int(m.group(1))], part)
+
+
 def split_tests(text: str) -> list[str]:
     """Split a request body into test names: trimmed, de-duplicated, order kept."""
     body = text.strip()
     # A request ends at a blank line: text after it is commentary, not more tests.
     body = re.split(r"\n\s*\n", body, maxsplit=1)[0]
+    # A diagnosis marker after the request is not a test name.
+    body = re.split(r"(?i)diagnosis\s+ready", body, maxsplit=1)[0]
+    body, kept = _protect(body)
     names: list[str] = []
     seen: set[str] = set()
     for part in _SPLIT.split(body):
-        name = part.strip(_TRIM)
+        name = _restore(part or "", kept).strip(_TRIM)
         key = name.casefold()
         if name and key not in seen:
             seen.add(key)
@@ -60,7 +117,9 @@ def parse_doctor_message(text: str) -> DoctorAction:
     """Classify a doctor message as a diagnosis, a test request or a question."""
     diag = _DIAGNOSIS.search(text)
     if diag:
-        return DoctorAction("diagnosis", diagnosis=_first_line(diag.group(1)) or None)
+        diagnosis = _first_line(diag.group(1))
+        if diagnosis:
+            return DoctorAction("diagnosis", diagnosis=diagnosis)
     req = _REQUEST.search(text)
     if req:
         return DoctorAction("test_request", tests=split_tests(req.group(1)))

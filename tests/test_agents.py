@@ -1,68 +1,35 @@
-"""Model-free agents: retrieval patient and examiner, matching, moderators, doctors."""
+"""Agents other than the retrieval patient and examiner (see tests/test_retrieval_*.py):
+matching, the exact moderator and yes/no parsing, the scripted and human doctors, the
+reproducibility hashes of model-free agents, and the prompts of the model-played roles
+(sent for real through litellm to the local fake OpenAI server)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from collections.abc import Iterator
 
 import pytest
 
+from core import prompts
+from core.agents import templates
 from core.agents.base import DoctorState
 from core.agents.human_doctor import HumanDoctor
-from core.agents.matching import best_for_name, make_entries, normalise
-from core.agents.moderator import ExactModerator, matches, parse_yes_no
-from core.agents.retrieval_examiner import RetrievalExaminer, is_vague
-from core.agents.retrieval_patient import RetrievalPatient
+from core.agents.llm_agents import LLMExaminer, LLMPatient
+from core.agents.matching import best_for_name, cue_hit, make_entries, normalise
+from core.agents.moderator import ExactModerator, matches, named_diagnosis, parse_yes_no
 from core.agents.scripted_doctor import ScriptedDoctor, guess_diagnosis
 from core.agents.templates import PHRASES, lang_key, phrase
 from core.case import Case
 from core.caseio import load_bundled_cases
+from core.config import AgentSpec
+from core.llm import LLMClient
 from core.transcript import Turn
 from core.views import doctor_view, examiner_view, moderator_view, patient_view
+from tests.fake_openai_server import FakeOpenAIServer
 
-
-@pytest.fixture(scope="module")
-def stemi() -> Case:
-    return next(c for c in load_bundled_cases() if c.id == "card-001")
-
-
-def test_patient_answers_from_stored_items(stemi: Case) -> None:
-    p = RetrievalPatient(patient_view(stemi))
-    assert p.respond("What brings you in?") == stemi.patient.chief_complaint
-    assert "70 minutes ago" in p.respond("When did the chest pain start?")
-    assert "jaw" in p.respond("Could you describe the pain, does it spread?")
-    assert "drenched" in p.respond("Have you been diaphoretic?")  # fuzzy synonym
-    assert "Amlodipine" in p.respond("Which medications do you take?")
-    assert "father" in p.respond("Any heart problems in your family?")
-    assert p.respond("Any palpitations?").startswith("No.")  # a pertinent negative
-    assert p.respond("Do you have a rash?") == phrase("en", "absent_generic")
-    assert p.respond("How old are you?") == "I'm 58."
-
-
-def test_patient_answers_at_most_three_sentences(stemi: Case) -> None:
-    p = RetrievalPatient(patient_view(stemi))
-    answer = p.respond("Tell me about medications, allergies, smoking, family, surgery, "
-                       "and past medical history")
-    assert 1 <= answer.count(".") <= 6 and len(answer) < 400
-    assert answer == p.respond("Tell me about medications, allergies, smoking, family, "
-                               "surgery, and past medical history")  # deterministic
-
-
-def test_examiner_returns_stored_results_verbatim(stemi: Case) -> None:
-    e = RetrievalExaminer(examiner_view(stemi))
-    text, found = e.report(["EKG", "troponin I", "Hb", "CT head"])
-    ecg = next(t for t in stemi.tests if t.name == "Electrocardiogram")
-    assert ecg.value in text
-    assert "1,840 ng/L" in text and "Haemoglobin: 148 g/L" in text
-    assert "CT head: normal" in text
-    assert found == ["Electrocardiogram", "Cardiac troponin", "Haemoglobin", "CT head"]
-
-
-@pytest.mark.parametrize("names", [[], ["all results"], ["everything"], ["any tests"],
-                                   ["all", "the rest"], ["your full record"]])
-def test_examiner_refuses_requests_that_name_no_test(stemi: Case, names: list[str]) -> None:
-    text, found = RetrievalExaminer(examiner_view(stemi)).report(names)
-    assert found == [] and text == phrase("en", "refusal")
-    assert all(is_vague(n) for n in names)
+STEMI = ["Inferior ST-elevation myocardial infarction", "inferior STEMI",
+         "acute inferior myocardial infarction", "inferior MI"]
 
 
 def test_matching_prefers_exact_and_specific_terms() -> None:
@@ -72,37 +39,88 @@ def test_matching_prefers_exact_and_specific_terms() -> None:
     assert best_for_name("blood count", entries).payload == "cbc"
     assert best_for_name("CT head", entries) is None
     assert normalise("Crème BRÛLÉE, s'il-vous") == "creme brulee s il vous"
+    assert normalise("胸部CT和C反应蛋白") == "胸部 ct 和 c 反应蛋白"  # Latin inside CJK is a word
+
+
+def test_cue_syntax_start_and_whole_word() -> None:
+    assert cue_hit("when did it start", ["^when"])
+    assert not cue_hit("does it hurt when you breathe", ["^when"])
+    assert cue_hit("que enfermedad tiene", ["que enfermedad$"])
+    assert not cue_hit("que enfermedades tiene", ["que enfermedad$"])
+    assert cue_hit("are you allergic", ["allerg"])
 
 
 def test_templates_cover_the_required_languages() -> None:
     for lang in ("en", "es", "fr", "de", "zh-Hans"):
-        assert {"absent_generic", "no_diagnosis", "refusal", "onset"} <= set(PHRASES[lang])
+        assert {"absent_generic", "wh_unknown", "no_diagnosis", "refusal", "onset"} <= set(
+            PHRASES[lang])
     assert lang_key("zh-CN") == "zh-Hans" and lang_key("pt-BR") == "en"
     assert phrase("de", "age", "40") == "Ich bin 40 Jahre alt."
+    assert phrase("zh-Hans", "normal") == "正常" and phrase("de", "normal") == "unauffällig"
 
 
-def test_exact_moderator_normalises_synonyms_and_abbreviations(stemi: Case) -> None:
-    mod = ExactModerator(moderator_view(stemi))
-    for guess, ok in [("inferior STEMI", True), ("Acute inferior MI", True),
-                      ("ST elevation myocardial infarction", True),
-                      ("Inferior ST-elevation myocardial infraction", True),  # typo
-                      ("Pulmonary embolism", False), ("", False)]:
-        verdict, reply = asyncio.run(mod.judge(guess))
-        assert (verdict.correct, reply) == (ok, None), guess
-    assert matches("PE", ["Acute pulmonary embolism", "pulmonary embolism"])
-    assert matches("ischemic stroke", ["acute ischaemic stroke", "ischaemic stroke"])
+@pytest.mark.parametrize("guess, accepted, ok", [
+    ("inferior STEMI", STEMI, True), ("Acute inferior MI", STEMI, True),
+    ("Inferior ST-elevation myocardial infraction", STEMI, True),  # a typo
+    ("Pulmonary embolism", STEMI, False), ("", STEMI, False),
+    ("PE", ["Acute pulmonary embolism", "pulmonary embolism"], True),
+    ("ischemic stroke", ["acute ischaemic stroke", "ischaemic stroke"], True),
+    ("STEMI", ["ST-elevation myocardial infarction"], True),
+    # negations and inversions
+    ("not myocardial infarction", ["myocardial infarction"], False),
+    ("Pulmonary embolism, ruled out myocardial infarction", ["myocardial infarction"], False),
+    ("Pulmonary embolism, ruled out myocardial infarction", ["pulmonary embolism"], True),
+    ("NSTEMI", ["ST-elevation myocardial infarction", "STEMI"], False),
+    ("Non-ST elevation MI", ["STEMI"], False),
+    ("no evidence of pneumonia", ["pneumonia"], False),
+    ("Myocardial infarction unlikely; pericarditis", ["myocardial infarction"], False),
+    ("MI excluded, pericarditis", ["pericarditis"], True),
+    ("sin gota", ["gota"], False), ("pas de pneumonie", ["pneumonie"], False),
+    ("keine Gicht", ["Gicht"], False), ("排除心肌梗死", ["心肌梗死"], False),
+    ("非ST段抬高型心肌梗死", ["ST段抬高型心肌梗死"], False),
+    # qualifiers that are not negations
+    ("Non-Hodgkin lymphoma", ["non-Hodgkin lymphoma"], True),
+    ("Major depression without psychotic features", ["major depression"], True),
+    ("Gram-negative sepsis", ["sepsis"], True),
+    ("膀胱尿路上皮癌（高级别，非肌层浸润性）", ["膀胱尿路上皮癌"], True),
+    # several named: the first one not excluded counts
+    ("Gout vs septic arthritis", ["gout"], True),
+    ("Septic arthritis or gout", ["gout"], False),
+])
+def test_exact_matching_respects_negation_and_lists(guess: str, accepted: list[str],
+                                                    ok: bool) -> None:
+    assert matches(guess, accepted) is ok, guess
+
+
+def test_named_diagnosis_drops_excluded_ones() -> None:
+    assert named_diagnosis("Ruled out MI, pulmonary embolism") == "pulmonary embolism"
+    assert named_diagnosis("no pneumonia") == ""
+
+
+def test_exact_moderator_judges_from_its_view() -> None:
+    case = Case.model_validate({"id": "m", "title": "t", "specialty": "s", "objective": "o",
+                                "patient": {}, "truth": {"diagnosis": STEMI[0],
+                                                         "synonyms": STEMI[1:]}})
+    mod = ExactModerator(moderator_view(case))
+    assert asyncio.run(mod.judge("inferior STEMI"))[0].correct is True
+    assert asyncio.run(mod.judge("NSTEMI"))[0].correct is False
 
 
 @pytest.mark.parametrize("text, value", [
     ("Yes.", True), ("yes, the same disease", True), ("**Yes** — it matches", True),
     ("No.", False), ("No, that is a different condition.", False), ("The answer is yes", True),
     ("Not the same", False), ("", None), ("Maybe?", None), ("Oui", True),
+    ("Same disease: no", False), ("Same disease: yes", True), ("not sure", None),
+    ("I'm not sure.", None), ("是的", True), ("不是", False), ("是的，同一种病", True),
+    ("不，不是同一种病", False), ("不确定", None), ("No, they are not the same", False),
+    ("Yes, essentially the same disease", True), ("Answer: No", False), ("Nein.", False),
 ])
 def test_yes_no_parsing_is_tolerant(text: str, value: bool | None) -> None:
     assert parse_yes_no(text) is value
 
 
-def test_scripted_doctor_is_deterministic_and_sees_only_its_view(stemi: Case) -> None:
+def test_scripted_doctor_is_deterministic_and_sees_only_its_view() -> None:
+    stemi = next(c for c in load_bundled_cases() if c.id == "card-001")
     view = doctor_view(stemi)
     assert not hasattr(view, "truth") and "diagnosis" not in view.model_dump()
     a, b = ScriptedDoctor(view, seed=3), ScriptedDoctor(view, seed=3)
@@ -134,3 +152,78 @@ def test_human_doctor_turns_text_and_forms_into_replies() -> None:
     reply = asyncio.run(doc.act(state, print))
     assert reply.text == "DIAGNOSIS READY: Gout"
     assert reply.report.differential == ["septic arthritis"] and reply.report.rationale == "why"
+
+
+# -- reproducibility -------------------------------------------------------------------------
+OFFLINE = {"doctor": "scripted", "patient": "retrieval", "examiner": "retrieval",
+           "moderator": "exact"}
+
+
+def test_offline_roles_record_the_hash_of_their_tables() -> None:
+    hashes = prompts.hashes_for(OFFLINE)
+    assert set(hashes) == {"scripted-doctor/1", "retrieval-patient/2", "retrieval-examiner/2",
+                           "exact-moderator/2"}
+    assert all(len(h) == 64 for h in hashes.values())
+    both = prompts.hashes_for({**OFFLINE, "moderator": "exact,llm"})
+    assert "exact-moderator/2" in both and "moderator/v1" in both
+    assert prompts.hashes_for({"doctor": "human"}) == {}
+    llm = prompts.hashes_for({"patient": "llm", "examiner": "llm"})
+    assert llm["patient/v2"] == prompts.PROMPTS["patient/v2"].sha256 and "examiner/v2" in llm
+
+
+def test_changing_a_template_or_a_cue_changes_the_hash(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = prompts.hashes_for(OFFLINE)
+    monkeypatch.setitem(templates.PHRASES["en"], "absent_generic", "No.")
+    prompts.offline_fingerprint.cache_clear()
+    after = prompts.hashes_for(OFFLINE)
+    assert after["retrieval-patient/2"] != before["retrieval-patient/2"]
+    assert after["scripted-doctor/1"] == before["scripted-doctor/1"]
+    monkeypatch.setitem(templates.PHRASES["en"], "refusal", "Name them.")
+    prompts.offline_fingerprint.cache_clear()
+    assert prompts.hashes_for(OFFLINE)["retrieval-examiner/2"] != before["retrieval-examiner/2"]
+    monkeypatch.undo()
+    prompts.offline_fingerprint.cache_clear()
+    assert prompts.hashes_for(OFFLINE) == before  # the hash is a function of the tables only
+
+
+# -- prompts of the model-played patient and examiner ------------------------------------------
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer() as srv:
+        yield srv
+
+
+def _spec(server: FakeOpenAIServer, role: str) -> AgentSpec:
+    return AgentSpec(kind="llm", model=f"openai/fake-{role}", api_base=server.base_url,
+                     timeout=30, retries=0)
+
+
+def test_model_patient_prompt_keeps_persona_language_and_no_diagnosis(
+        server: FakeOpenAIServer) -> None:
+    case = next(c for c in load_bundled_cases() if c.id == "uro-002")
+    patient = LLMPatient(patient_view(case), _spec(server, "patient"), LLMClient("sk-test"))
+    asyncio.run(patient.answer("您好，哪里不舒服？", [], lambda _: None))
+    system = server.requests[-1]["messages"][0]["content"]
+    assert "bedside/patient/v2" in system and "Chinese (Simplified)" in system
+    assert case.patient.persona[:20] in system and "1 to 3 short sentences" in system
+    assert "Never name or guess the illness" in system and "Stay in character" in system
+    body = json.dumps(server.requests[-1], ensure_ascii=False)
+    for name in [case.truth.diagnosis, *case.truth.synonyms]:
+        assert name not in body
+    assert not any(i.value and i.value in body for _, _, i in case.findings())
+
+
+def test_model_examiner_prompt_reports_stored_normal_and_refuses(
+        server: FakeOpenAIServer) -> None:
+    case = next(c for c in load_bundled_cases() if c.id == "uro-002")
+    examiner = LLMExaminer(examiner_view(case), _spec(server, "examiner"), LLMClient("sk-test"))
+    sent = len(server.requests)
+    refused = asyncio.run(examiner.examine(["所有检查结果"], "REQUEST TEST: 所有检查结果",
+                                           lambda _: None))
+    assert refused.meta == {"refused": True} and len(server.requests) == sent  # no model call
+    asyncio.run(examiner.examine(["超声"], "REQUEST TEST: 超声", lambda _: None))
+    system = server.requests[-1]["messages"][0]["content"]
+    assert "bedside/examiner/v2" in system and '"<test name>: 正常"' in system
+    assert "copy that item's result exactly" in system and "refuse" in system
+    assert "Never suggest a diagnosis" in system and "泌尿系超声" in system
+    assert case.truth.diagnosis not in json.dumps(server.requests[-1], ensure_ascii=False)

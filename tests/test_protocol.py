@@ -24,6 +24,67 @@ def test_test_requests_are_found_anywhere_and_split(text: str, tests: list[str])
     assert action.tests == tests
 
 
+@pytest.mark.parametrize("text, tests", [
+    ("U&E, U&Es and CRP", ["U&E", "U&Es", "CRP"]),
+    ("U & E", ["U & E"]),
+    ("hemograma y PCR", ["hemograma", "PCR"]),
+    ("hemograma e iones", ["hemograma", "iones"]),
+    ("NFS et CRP", ["NFS", "CRP"]),
+    ("Blutbild und CRP", ["Blutbild", "CRP"]),
+    ("血常规和C反应蛋白", ["血常规", "C反应蛋白"]),
+    ("血常规、肝功能及肾功能", ["血常规", "肝功能", "肾功能"]),
+    ("肝功能以及血脂，尿常规", ["肝功能", "血脂", "尿常规"]),
+    ("血氧饱和度", ["血氧饱和度"]),  # 和 inside a word is not "and"
+    ("肾功能与电解质", ["肾功能与电解质"]),
+    ("T3/T4, PT/INR, sFlt-1/PlGF", ["T3/T4", "PT/INR", "sFlt-1/PlGF"]),
+    ("ECG & troponin", ["ECG", "troponin"]),
+    ("ECG AND troponin plus CXR", ["ECG", "troponin", "CXR"]),
+    ("vitamin E and CRP", ["vitamin E", "CRP"]),
+    ("hepatitis B e antigen", ["hepatitis B e antigen"]),
+    ("urea and electrolytes, CT abdomen and pelvis", ["urea and electrolytes",
+                                                      "CT abdomen and pelvis"]),
+    ("group and save; B12 and folate", ["group and save", "B12 and folate"]),
+    ("Urea y electrolitos", ["Urea y electrolitos"]),
+    ("ECG\nDIAGNOSIS READY:", ["ECG"]),
+])
+def test_test_names_split_in_every_language_and_keep_compound_names(text: str,
+                                                                      tests: list[str]) -> None:
+    assert split_tests(text) == tests
+
+
+@pytest.mark.parametrize("text, diagnosis", [
+    ("**DIAGNOSIS READY**: Gout", "Gout"),
+    ("**DIAGNOSIS READY:** Inferior STEMI", "Inferior STEMI"),
+    ("*Diagnosis ready* — acute gout", "acute gout"),
+    ("DIAGNOSIS READY - Gout", "Gout"),
+    ("DIAGNOSIS READY – Gout", "Gout"),
+    ("DIAGNOSIS READY：痛风", "痛风"),
+    ("__Diagnosis Ready__: **Gout**.", "Gout"),
+    ("I am confident now.\nDIAGNOSIS READY:\nGout", "Gout"),
+])
+def test_diagnosis_markers_in_markdown_and_with_other_separators(text: str,
+                                                                 diagnosis: str) -> None:
+    action = parse_doctor_message(text)
+    assert (action.kind, action.diagnosis) == ("diagnosis", diagnosis)
+
+
+@pytest.mark.parametrize("text, tests", [
+    ("**REQUEST TEST**: ECG", ["ECG"]), ("__Request Tests__ - ECG, troponin", ["ECG", "troponin"]),
+    ("*request test* — FBC", ["FBC"]), ("REQUEST TEST：血常规", ["血常规"]),
+])
+def test_request_markers_in_markdown_and_with_other_separators(text: str,
+                                                               tests: list[str]) -> None:
+    action = parse_doctor_message(text)
+    assert (action.kind, action.tests) == ("test_request", tests)
+
+
+@pytest.mark.parametrize("text", ["DIAGNOSIS READY:", "DIAGNOSIS READY: **", "DIAGNOSIS READY —",
+                                  "diagnosis ready:   \n\n"])
+def test_a_marker_with_nothing_after_it_is_not_a_diagnosis(text: str) -> None:
+    assert parse_doctor_message(text).kind == "question"
+    assert parse_doctor_message(f"REQUEST TEST: ECG\n{text}").kind == "test_request"
+
+
 def test_diagnosis_is_case_insensitive_and_wins_over_a_request() -> None:
     action = parse_doctor_message("REQUEST TEST: ECG\nOK then. diagnosis ready: **Inferior STEMI**.")
     assert action.kind == "diagnosis"

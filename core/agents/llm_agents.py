@@ -27,6 +27,8 @@ if TYPE_CHECKING:
     from core.llm import LLMClient
 
 Messages = list[dict[str, str]]
+PATIENT_PROMPT, EXAMINER_PROMPT = prompts.ROLE_PROMPTS["patient"][0], \
+    prompts.ROLE_PROMPTS["examiner"][0]
 
 
 def render_profile(view: PatientView) -> str:
@@ -110,7 +112,7 @@ class LLMPatient:
     """A model playing the patient, from its PatientView only."""
 
     def __init__(self, view: PatientView, spec: AgentSpec, client: LLMClient) -> None:
-        self.system = prompts.get("patient/v1").format(
+        self.system = prompts.get(PATIENT_PROMPT).format(
             profile=render_profile(view), language_name=prompts.language_name(view.language))
         self.spec, self.client, self.label = spec, client, spec.display()
 
@@ -131,8 +133,9 @@ class LLMExaminer:
 
     def __init__(self, view: ExaminerView, spec: AgentSpec, client: LLMClient) -> None:
         findings = "\n".join(i.render() for i in [*view.physical_exam, *view.tests])
-        self.system = prompts.get("examiner/v1").format(
-            findings=findings or "(none)", language_name=prompts.language_name(view.language))
+        self.system = prompts.get(EXAMINER_PROMPT).format(
+            findings=findings or "(none)", language_name=prompts.language_name(view.language),
+            normal=phrase(view.language, "normal"))
         self.lang = view.language
         self.spec, self.client, self.label = spec, client, spec.display()
 

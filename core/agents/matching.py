@@ -5,6 +5,12 @@ Two questions are answered here:
 - which entry a requested test name refers to (the examiner's test parser).
 Matching is deterministic: ties are broken by the order entries were given in.
 
+Cue lists (see `core.agents.templates`) use a tiny syntax understood by `cue_hit`: a plain
+cue matches a word or phrase, and a cue of four letters or more also matches as a word
+prefix ("allerg" → "allergic"); `^cue` matches only at the start of the sentence ("^when"
+asks when, "does it hurt when" does not); `cue$` matches only whole words ("que
+enfermedad$" is not "que enfermedades").
+
 Must not import: textual, rich, litellm, or any other bedside package.
 """
 
@@ -13,30 +19,44 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rapidfuzz import fuzz
 
 _PUNCT = re.compile(r"[^\w+%]+", re.UNICODE)
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+_CJK_CLASS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
+_CJK = re.compile(f"[{_CJK_CLASS}]")
+# A boundary between a CJK character and a Latin letter or digit counts as a space, so that
+# "胸部CT" and "CT尿路造影" both contain the word "ct".
+_CJK_EDGE = re.compile(f"(?<=[{_CJK_CLASS}])(?=[^\\s{_CJK_CLASS}])|"
+                       f"(?<=[^\\s{_CJK_CLASS}])(?=[{_CJK_CLASS}])")
 FUZZY_SENTENCE = 90  # partial match of a term inside a sentence (typos: "diaphoretic")
 FUZZY_NAME = 88  # whole-name similarity for requested tests (typos: "electrocardiagram")
 
 
+@lru_cache(maxsize=65536)  # cue lists and vocabulary names are normalised over and over
 def normalise(text: str) -> str:
     """Lower case, accents removed (not for CJK), punctuation to spaces, spaces collapsed."""
     text = unicodedata.normalize("NFKC", text).casefold()
     if not _CJK.search(text):
         decomposed = unicodedata.normalize("NFKD", text)
         text = "".join(c for c in decomposed if not unicodedata.combining(c))
+    else:
+        text = _CJK_EDGE.sub(" ", text)
     return " ".join(_PUNCT.sub(" ", text).split())
+
+
+def is_cjk(text: str) -> bool:
+    """True if the text contains Chinese, Japanese or Korean characters."""
+    return bool(_CJK.search(text))
 
 
 def contains(haystack: str, needle: str) -> bool:
     """Whole-word containment of normalised `needle` in normalised `haystack`.
 
     CJK text has no spaces between words, so there plain substring search is used; a
-    needle ending in a hyphen-free stem such as `allerg` is matched as a word prefix.
+    needle of four letters or more also matches as a word prefix (`allerg` → "allergic").
     """
     if not needle:
         return False
@@ -47,9 +67,28 @@ def contains(haystack: str, needle: str) -> bool:
     )
 
 
+@lru_cache(maxsize=8192)
+def _cue(cue: str) -> tuple[str, bool, bool]:
+    return normalise(cue.strip("^$")), cue.startswith("^"), cue.endswith("$")
+
+
+def _cue_match(haystack: str, cue: str) -> bool:
+    needle, start, whole = _cue(cue)
+    if not needle:
+        return False
+    if start:
+        if _CJK.search(needle):
+            return haystack.startswith(needle)
+        return f"{haystack} ".startswith(f"{needle} ") or (
+            not whole and len(needle) >= 4 and haystack.startswith(needle))
+    if whole:
+        return needle in haystack if _CJK.search(needle) else f" {needle} " in f" {haystack} "
+    return contains(haystack, needle)
+
+
 def cue_hit(haystack: str, cue_list: list[str]) -> bool:
     """True if any cue (a word, a phrase or a word stem) occurs in the normalised text."""
-    return any(contains(haystack, normalise(c)) for c in cue_list)
+    return any(_cue_match(haystack, c) for c in cue_list)
 
 
 @dataclass(frozen=True)
@@ -83,7 +122,7 @@ def mentioned(sentence: str, entries: list[Entry], limit: int = 3) -> list[Entry
                 break
             if len(term) >= 6 and " " not in term and contains(text, _stem(term)):
                 best = max(best, 99.0)  # "diaphoresis" ~ "diaphoretic", "sweating" ~ "sweaty"
-            elif len(term) >= 6:
+            elif len(term) >= 6 and not _CJK.search(term):
                 score = fuzz.partial_ratio(term, text, score_cutoff=FUZZY_SENTENCE)
                 best = max(best, score)
         if best:

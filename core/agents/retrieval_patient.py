@@ -1,25 +1,69 @@
 """The retrieval patient: answers from the stored case text, with no model (the RJUA way).
 
-A doctor's sentence is mapped to categories (complaint, a symptom and its facet, a history
-kind or item, demographics) and then to items of the PatientView with synonyms and fuzzy
-matching; the answer is the stored text in a patient-voice template of the case's language,
-at most three sentences. It is deterministic. It has no diagnosis and no results to reveal:
-its view holds neither.
+A doctor's sentence is mapped to categories and then to items of the PatientView; the answer
+is the stored text in a patient-voice template of the case's language (`templates`, `voice`),
+at most three parts. It is deterministic and has no diagnosis or results to reveal: its view
+holds neither. The order of reading a question:
+1. probes for the diagnosis or test results → "I don't know" / "nobody told me";
+2. the complaint ("what brings you in", "哪里不舒服"), demographics, symptoms it names (by
+   name, synonym, a multilingual symptom vocabulary, or one word that fits one symptom),
+   history (family questions go to family history only), other symptoms;
+3. facets (onset, duration, character) of the symptom under discussion — only when the
+   question names nothing else ("When did it start?" yes, "Do you feel dizzy?" no);
+4. the patient's own story (symptom details, history of present illness, history) searched
+   for the question's content words ("Any pain in your shoulder?" → radiation to the
+   shoulder blade) before anything is denied;
+5. otherwise a yes/no question is denied, a wh-question gets "nothing unusual that I know
+   of", anything else "could you ask another way?".
 
 Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from core.agents import questions, voice
 from core.agents.base import DeltaFn, Reply
-from core.agents.matching import cue_hit, make_entries, mentioned, normalise
-from core.agents.templates import cues, phrase
+from core.agents.matching import cue_hit, is_cjk, make_entries, mentioned, normalise
+from core.agents.templates import CUES, ONSET_FITS, PHRASES, cues, lang_key, phrase
+from core.agents.vocab_symptoms import SYMPTOMS
 from core.case import HISTORY_KINDS, HistoryItem, Symptom
-from core.transcript import Turn
+from core.transcript import Role, Turn
 from core.views import PatientView
 
-MAX_PARTS = 3  # the patient answers in 1-3 sentences
-_YES_NO = ("do you", "have you", "any ", "are you", "did you", "is there", "does it")
+VERSION = "retrieval-patient/2"
+MAX_PARTS = 3  # the patient answers in 1-3 parts
+FACETS = ("onset", "duration", "character")
+_GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results")
+_PAIN_WORDS = frozenset("pain pains painful hurt hurts hurting ache aches aching sore dolor "
+                        "duele douleur douleurs mal schmerz schmerzen weh".split())
+_PAIN_CJK = ("痛", "疼")
+_DENIAL = re.compile(r"^(no|not|never|none|nothing|neither|sin|ningun|ninguna|nunca|nada|"
+                     r"non|pas|aucun|aucune|rien|jamais|kein|keine|nicht|nie|nein)\b|^[没不无未]",
+                     re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def _symptom_index() -> dict[str, tuple[str, ...]]:
+    """Normalised symptom name → every name of its vocabulary concept(s)."""
+    index: dict[str, list[str]] = {}
+    for concept in SYMPTOMS.values():
+        words = [w for text in concept.values() for w in text.split("|")]
+        for w in words:
+            index.setdefault(normalise(w), []).extend(words)
+    return {k: tuple(dict.fromkeys(v)) for k, v in index.items()}
+
+
+def symptom_terms(s: Symptom) -> list[str]:
+    """A symptom's names plus every name of the vocabulary concepts it is called by."""
+    names = [s.name, *s.synonyms]
+    index = _symptom_index()
+    for key in [normalise(n) for n in names]:
+        names.extend(index.get(key, ()))
+    return list(dict.fromkeys(names))
 
 
 class RetrievalPatient:
@@ -30,105 +74,267 @@ class RetrievalPatient:
     def __init__(self, view: PatientView) -> None:
         self.lang = view.language
         self.profile = view.profile
-        self.symptoms = make_entries(
-            [([s.name, *s.synonyms], s) for s in view.symptoms])
+        self.symptoms = make_entries([(symptom_terms(s), s) for s in view.symptoms])
+        self.words = {id(e.payload): {w for t in e.terms for w in t.split()}
+                      for e in self.symptoms}
         self.history_items = make_entries(
             [([h.name, *h.synonyms] if h.name else list(h.synonyms), h) for h in view.history])
         # "other" history has no cue words of its own (the word "other" asks for symptoms).
         self.kind_cues = {k: cues(self.lang, k) for k in HISTORY_KINDS if k != "other"}
-        self.facet_cues = {f: cues(self.lang, f) for f in
-                           ("onset", "duration", "character", "other", "complaint", "age",
-                            "occupation", "diagnosis", "results")}
+        self.cue = {f: cues(self.lang, f) for f in (*FACETS, *_GENERAL)}
+        # Probes for the diagnosis or results are recognised in every language.
+        for probe in ("diagnosis", "results"):
+            self.cue[probe] = [c for table in CUES.values() for c in table.get(probe, [])]
+        self.facet_words = {w for f in (*FACETS, "complaint", "other") for c in self.cue[f]
+                            for w in normalise(c.strip("^$")).split()}
+        self.story = self._story()
 
     async def answer(self, question: str, turns: list[Turn], on_delta: DeltaFn) -> Reply:
         """Answer one question from the stored text (no streaming: it is instantaneous)."""
-        text = self.respond(question)
-        return Reply(text=text, model="retrieval")
+        return Reply(text=self.respond(question, turns), model="retrieval")
 
-    def respond(self, question: str) -> str:
-        """The synchronous core of `answer`."""
+    def respond(self, question: str, turns: Sequence[Turn] = ()) -> str:
+        """The synchronous core of `answer`; `turns` is the dialogue before the question."""
         q = normalise(question)
-        parts = self._specific(question, q)
+        if not q:
+            return self._complaint()
+        # Probes for the diagnosis or results, unless the question is plainly about history
+        # ("家里人有什么病吗" asks about the family, not the diagnosis).
+        if not any(cue_hit(q, c) for c in self.kind_cues.values()):
+            if cue_hit(q, self.cue["diagnosis"]):
+                return phrase(self.lang, "no_diagnosis")
+            if cue_hit(q, self.cue["results"]):
+                return phrase(self.lang, "no_results")
+        parts = self._direct(question, q)
         if not parts:
-            parts = self._general(q)
-        joiner = phrase(self.lang, "join")
-        return joiner.join(dict.fromkeys(parts[:MAX_PARTS]))  # dedupe, keep order
+            parts = self._about_topic(question, q, turns) or self._search(question)
+        if not parts:
+            key = {"yesno": "absent_generic", "wh": "wh_unknown"}.get(
+                questions.kind(question, self.lang), "dont_know")
+            parts = [phrase(self.lang, key)]
+        return phrase(self.lang, "join").join(dict.fromkeys(parts[:MAX_PARTS]))
 
-    # -- specific items -------------------------------------------------------------------
-    def _specific(self, question: str, q: str) -> list[str]:
+    # -- what the question names ----------------------------------------------------------
+    def _direct(self, question: str, q: str) -> list[str]:
         parts: list[str] = []
-        for entry in mentioned(question, self.symptoms, limit=2):
-            parts.extend(self._symptom(entry.payload, q))
-        parts.extend(self._history(question, q))
-        if cue_hit(q, self.facet_cues["other"]):
-            parts.append(self._other_symptoms())
+        complaint = cue_hit(q, self.cue["complaint"])
+        if complaint:
+            parts.append(self._complaint())
+        parts.extend(self._demographics(q))
+        named = self.named_symptoms(question)
+        for s in named:
+            parts.extend(self._symptom(s, q))
+        parts.extend(self._history(question, q, bool(named)))
+        if cue_hit(q, self.cue["other"]):
+            parts.append(self._other_symptoms(named))
+        if complaint and not named and self.primary is not None:
+            # "哪里不舒服" is the complaint question, not "where" about the symptom.
+            rest = q
+            for c in self.cue["complaint"]:
+                rest = rest.replace(normalise(c.strip("^$")), " ")
+            parts.extend(self._facets(self.primary, rest))
         return parts
+
+    def named_symptoms(self, question: str) -> list[Symptom]:
+        """Symptoms a question names: by term, or by its words when they fit one symptom
+        better than any other ("Does it hurt when you breathe in?" → pain on breathing)."""
+        found = [e.payload for e in mentioned(question, self.symptoms, limit=2)]
+        if found:
+            return found
+        content = questions.content_words(question)
+        pain = bool(set(normalise(question).split()) & _PAIN_WORDS) or any(
+            p in question for p in _PAIN_CJK)
+        scored: list[tuple[int, bool, Symptom]] = []
+        for e in self.symptoms:
+            text = " ".join(e.terms)
+            if not all(questions.found_in(w, text) for w in content):
+                continue
+            has_pain = bool(self.words[id(e.payload)] & _PAIN_WORDS) or any(
+                p in text for p in _PAIN_CJK)
+            score = len(content) + (1 if pain and has_pain else 0)
+            if score:
+                scored.append((score, e.payload.present, e.payload))
+        if not scored:
+            return []
+        top = max(x[:2] for x in scored)
+        best = [s for score, present, s in scored if (score, present) == top]
+        return best if len(best) == 1 else []
+
+    @property
+    def primary(self) -> Symptom | None:
+        """The main symptom: the first present primary symptom, else the first symptom."""
+        symptoms = self.profile.symptoms()
+        present = [s for s in self.profile.primary_symptoms if s.present]
+        return (present or symptoms or [None])[0]
 
     def _symptom(self, s: Symptom, q: str) -> list[str]:
         if not s.present:
-            return [phrase(self.lang, "absent", s.description or "")
-                    if s.description else phrase(self.lang, "absent_generic")]
+            desc = voice.first_person(s.description or "", self.lang)
+            if not desc:
+                return [phrase(self.lang, "absent_generic")]
+            return [desc if _DENIAL.match(normalise(desc) or desc) else
+                    phrase(self.lang, "no", desc)]
         facets = self._facets(s, q)
         if facets:
             return facets
-        text = s.description or s.character or s.name
-        return [phrase(self.lang, "present", text)]
+        if s.description:
+            return [voice.attach(self.lang, "yes",
+                                 voice.first_person(s.description, self.lang))]
+        if s.character:
+            return [voice.attach(self.lang, "yes", voice.sentence(
+                voice.first_person(s.character, self.lang), self.lang))]
+        return [phrase(self.lang, "yes_name", voice.lower_first(s.name, self.lang))]
 
     def _facets(self, s: Symptom, q: str) -> list[str]:
         out = []
-        for facet in ("onset", "duration", "character"):
+        for facet in FACETS:
             value = getattr(s, facet)
-            if value and cue_hit(q, self.facet_cues[facet]):
-                out.append(phrase(self.lang, facet, value))
+            if value and cue_hit(q, self.cue[facet]):
+                out.append(self._facet(facet, value))
         return out
 
-    def _history(self, question: str, q: str) -> list[str]:
-        found: list[HistoryItem] = [e.payload for e in mentioned(question, self.history_items)]
-        for item in self.profile.history:
-            if item not in found and cue_hit(q, self.kind_cues.get(item.kind, [])):
-                found.append(item)
-        return [phrase(self.lang, "history", h.text) for h in found[:MAX_PARTS]]
+    def _facet(self, facet: str, value: str) -> str:
+        value = voice.first_person(value, self.lang)
+        return voice.onset(value, self.lang) if facet == "onset" else \
+            voice.sentence(value, self.lang)
 
-    def _other_symptoms(self) -> str:
-        names = [s.name for s in self.profile.secondary_symptoms if s.present]
+    def _history(self, question: str, q: str, symptom_named: bool) -> list[str]:
+        found: list[HistoryItem] = [e.payload for e in mentioned(question, self.history_items)]
+        content = questions.content_words(question)
+        if content:  # "Do you smoke?" names the history item called "smoking"
+            found += [e.payload for e in self.history_items if e.payload not in found and all(
+                questions.found_in(w, " ".join(e.terms)) for w in content)]
+        kinds = {k for k, c in self.kind_cues.items() if cue_hit(q, c)}
+        kinds -= {h.kind for h in found}  # a named item answers for its kind
+        if "family" in kinds:  # "any illnesses in the family?" is family history only
+            kinds -= {"past_medical", "review_of_systems"}
+        if symptom_named:  # "any fever?" was answered by the symptom itself
+            kinds.discard("review_of_systems")
+        found += [h for h in self.profile.history if h.kind in kinds and h not in found]
+        return [phrase(self.lang, "history", voice.first_person(h.text, self.lang))
+                for h in found[:MAX_PARTS]]
+
+    def _other_symptoms(self, named: list[Symptom]) -> str:
+        names = [s.name for s in self.profile.secondary_symptoms if s.present and s not in named]
         if not names:
             return phrase(self.lang, "no_more")
-        return phrase(self.lang, "more_symptoms", ", ".join(names))
-
-    # -- general questions ----------------------------------------------------------------
-    def _general(self, q: str) -> list[str]:
-        demo = self._demographics(q)
-        if demo:
-            return demo
-        # Probes for the diagnosis or results come before anything else general.
-        if cue_hit(q, self.facet_cues["diagnosis"]):
-            return [phrase(self.lang, "no_diagnosis")]
-        if cue_hit(q, self.facet_cues["results"]):
-            return [phrase(self.lang, "no_results")]
-        first = self.profile.primary_symptoms[0] if self.profile.primary_symptoms else None
-        if first is not None:
-            facets = self._facets(first, q)
-            if facets:
-                return facets
-        if cue_hit(q, self.facet_cues["complaint"]) or not q:
-            return [self._complaint()]
-        if any(q.startswith(p.strip()) or f" {p}" in f" {q}" for p in _YES_NO):
-            return [phrase(self.lang, "absent_generic")]
-        return [phrase(self.lang, "dont_know")]
+        return phrase(self.lang, "more_symptoms", voice.listing(names, self.lang))
 
     def _demographics(self, q: str) -> list[str]:
         demo = self.profile.demographics
         out = []
-        if demo.age and cue_hit(q, self.facet_cues["age"]):
-            out.append(phrase(self.lang, "age", demo.age))
-        if demo.occupation and cue_hit(q, self.facet_cues["occupation"]):
-            out.append(phrase(self.lang, "occupation", demo.occupation))
+        if demo.age and cue_hit(q, self.cue["age"]):
+            age = demo.age.strip()
+            out.append(phrase(self.lang, "age" if age.isdigit() else "age_text", age))
+        if demo.occupation and cue_hit(q, self.cue["occupation"]):
+            out.append(phrase(self.lang, "occupation", self._occupation(demo.occupation)))
         return out
+
+    def _occupation(self, job: str) -> str:
+        if lang_key(self.lang) != "en":
+            return job.strip().rstrip(".")
+        job = job.strip().rstrip(".")
+        job = job if job.split()[0].isupper() and len(job.split()[0]) > 1 else job.lower()
+        if job.split()[0] in ("a", "an", "the"):
+            return job
+        return ("an " if job[0] in "aeiou" else "a ") + job
 
     def _complaint(self) -> str:
         p = self.profile
-        return p.opening or p.chief_complaint or p.history_of_present_illness or \
-            phrase(self.lang, "dont_know")
+        text = p.opening or p.chief_complaint
+        if not text and p.history_of_present_illness:
+            sentences = re.split(r"(?<=[.!?。])\s*", p.history_of_present_illness.strip())
+            text = " ".join(sentences[:2])
+        return voice.first_person(text, self.lang) if text else phrase(self.lang, "dont_know")
+
+    # -- the symptom under discussion ------------------------------------------------------
+    def _about_topic(self, question: str, q: str, turns: Sequence[Turn]) -> list[str]:
+        if not any(cue_hit(q, self.cue[f]) for f in FACETS):
+            return []
+        topic = self.topic(turns)
+        unmatched = [w for w in questions.content_words(question) if not self._cue_word(w)
+                     and (topic is None or w not in self.words.get(id(topic), set()))]
+        if unmatched or (topic is not None and not topic.present):
+            return []
+        if topic is None:  # no symptoms stored (AI Hospital records): the complaint says it
+            p = self.profile
+            return [self._complaint()] if p.chief_complaint or p.opening else []
+        return self._facets(topic, q) or self._told_about(topic)
+
+    def _told_about(self, s: Symptom) -> list[str]:
+        """What the story says about a symptom whose onset, duration or character is not
+        stored: its description, else the first sentence of the story that names it."""
+        if s.description:  # "Depuis quand ?" about a symptom told briefly
+            return [voice.first_person(s.description, self.lang)]
+        entry = next(e for e in self.symptoms if e.payload is s)
+        hpi = self.profile.history_of_present_illness or ""
+        for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
+            if part.strip() and any(t in normalise(part) for t in entry.terms):
+                return [voice.first_person(part.strip(), self.lang)]
+        return []
+
+    def _cue_word(self, word: str) -> bool:
+        if is_cjk(word):
+            return any(normalise(c.strip("^$")) in word for f in FACETS for c in self.cue[f])
+        return word in self.facet_words
+
+    def topic(self, turns: Sequence[Turn]) -> Symptom | None:
+        """The symptom the conversation is about: the last one a doctor question named,
+        else the main symptom."""
+        asked = [t.content for t in turns if t.role == Role.DOCTOR and t.kind == "question"]
+        for text in reversed(asked[-6:]):
+            named = [s for s in self.named_symptoms(text) if s.present]
+            if named:
+                return named[0]
+        return self.primary
+
+    # -- the patient's own story ----------------------------------------------------------
+    def _story(self) -> list[tuple[str, str]]:
+        """(searchable text, answer) pairs, most specific first."""
+        out: list[tuple[str, str]] = []
+        symptoms = sorted(self.profile.symptoms(), key=lambda s: not s.present)
+        for s in symptoms:
+            for facet in FACETS if s.present else ():
+                value = getattr(s, facet)
+                if value:
+                    out.append((value, self._facet(facet, value)))
+            if s.description:
+                answer = (voice.first_person(s.description, self.lang) if s.present
+                          else self._symptom(s, "")[0])
+                out.append((s.description, answer))
+        hpi = self.profile.history_of_present_illness or ""
+        for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
+            if part.strip():
+                out.append((part, voice.first_person(part.strip(), self.lang)))
+        out.extend((h.text, voice.first_person(h.text, self.lang))
+                   for h in self.profile.history)
+        return out
+
+    def _search(self, question: str) -> list[str]:
+        content = [w for w in questions.content_words(question)
+                   if not self._cue_word(w) and not (is_cjk(w) and len(w) < 2)]
+        if not content:
+            return []
+        best: tuple[int, int, str] | None = None
+        for order, (text, answer) in enumerate(self.story):
+            norm = normalise(text)
+            hits = sum(questions.found_in(w, norm) for w in content)
+            if hits and (best is None or (hits, -order) > (best[0], -best[1])):
+                best = (hits, order, answer)
+        # Every word of a short question, two thirds of a long one: "any blood in your
+        # stool?" is not answered by "high blood pressure".
+        needed = len(content) if len(content) <= 2 else -(-2 * len(content) // 3)
+        if best is None or best[0] < needed:
+            return []
+        return [best[2]]
+
+
+def tables() -> dict[str, object]:
+    """What decides this patient's answers, for the reproducibility hash."""
+    return {"version": VERSION, "max_parts": MAX_PARTS, "facets": FACETS, "cues": CUES,
+            "phrases": PHRASES, "onset_fits": ONSET_FITS,
+            "symptoms": SYMPTOMS, "stopwords": sorted(questions.STOPWORDS),
+            "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK}
 
 
 def build(view: PatientView) -> RetrievalPatient:

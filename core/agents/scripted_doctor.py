@@ -19,6 +19,7 @@ from core.agents.matching import normalise
 from core.transcript import FinalReport, Role
 from core.views import DoctorView
 
+VERSION = "scripted-doctor/1"
 _QUESTIONS: list[tuple[str, ...]] = [
     ("What brings you in today?", "How can I help you today?"),
     ("When did it start, and how long has it been going on?",
@@ -129,6 +130,12 @@ class ScriptedDoctor:
             treatment_plan="Treat according to local guidelines for the diagnosis.",
         )
         return Reply(text=report.model_dump_json(), model="scripted", report=report)
+
+
+def tables() -> dict[str, object]:
+    """What decides this doctor's turns, for the reproducibility hash."""
+    return {"version": VERSION, "questions": _QUESTIONS, "workup": _WORKUP,
+            "keyword_tests": _KEYWORD_TESTS, "diagnoses": _DIAGNOSES}
 
 
 def build(view: DoctorView, seed: int = 0) -> ScriptedDoctor:

@@ -1,12 +1,23 @@
-"""Versioned prompts of the LLM agents, each with its sha256 (stored with every consultation).
+"""Versioned prompts of the LLM agents, and the fingerprints of the model-free agents.
 
-Must not import: textual, rich, litellm, or any other bedside package.
+Every consultation stores `hashes_for(roles)`: the sha256 of each prompt a model-played role
+uses, and for a role played without a model (retrieval patient or examiner, scripted doctor,
+exact moderator) the sha256 of the tables that decide its behaviour — templates, cue lists,
+vocabulary, thresholds and version — so that a change to any of them shows in the record.
+Old prompt versions stay registered, so stored hashes of earlier runs still resolve.
+
+Must not import: textual, rich, litellm, or any other bedside package (core.agents is
+imported lazily, only to fingerprint the model-free agents).
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
+import json
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from core.prompts import texts
 
@@ -34,7 +45,9 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("doctor/v1", texts.DOCTOR),
         Prompt("doctor-last-turn/v1", texts.DOCTOR_LAST_TURN),
         Prompt("patient/v1", texts.PATIENT),
+        Prompt("patient/v2", texts.PATIENT_V2),
         Prompt("examiner/v1", texts.EXAMINER),
+        Prompt("examiner/v2", texts.EXAMINER_V2),
         Prompt("examiner-request/v1", texts.EXAMINER_REQUEST),
         Prompt("moderator/v1", texts.MODERATOR),
         Prompt("moderator-question/v1", texts.MODERATOR_QUESTION),
@@ -42,12 +55,20 @@ PROMPTS: dict[str, Prompt] = {
     )
 }
 
-# Which prompts each role uses when played by a model.
+# Which prompts each role uses when played by a model (the current versions).
 ROLE_PROMPTS: dict[str, tuple[str, ...]] = {
     "doctor": ("doctor/v1", "doctor-last-turn/v1", "report/v1"),
-    "patient": ("patient/v1",),
-    "examiner": ("examiner/v1", "examiner-request/v1"),
+    "patient": ("patient/v2",),
+    "examiner": ("examiner/v2", "examiner-request/v1"),
     "moderator": ("moderator/v1", "moderator-question/v1"),
+}
+
+# (role, agent kind) → the module whose `tables()` decides a model-free agent's behaviour.
+OFFLINE_AGENTS: dict[tuple[str, str], str] = {
+    ("patient", "retrieval"): "core.agents.retrieval_patient",
+    ("examiner", "retrieval"): "core.agents.retrieval_examiner",
+    ("doctor", "scripted"): "core.agents.scripted_doctor",
+    ("moderator", "exact"): "core.agents.moderator",
 }
 
 LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German",
@@ -65,11 +86,48 @@ def language_name(tag: str) -> str:
     return LANGUAGE_NAMES.get(tag) or LANGUAGE_NAMES.get(tag.split("-")[0]) or tag
 
 
-def hashes_for(roles: dict[str, str]) -> dict[str, str]:
-    """Prompt id → sha256 for the roles played by a model (`roles`: role → agent kind)."""
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=str)
+    return str(value)
+
+
+@lru_cache(maxsize=16)
+def offline_fingerprint(role: str, kind: str) -> tuple[str, str] | None:
+    """(version id, sha256 of its tables) for a model-free agent, or None if not one.
+
+    The tables are module constants, so the hash is computed once per process (it takes
+    tens of milliseconds); `offline_fingerprint.cache_clear()` recomputes it.
+    """
+    module = OFFLINE_AGENTS.get((role, kind))
+    if module is None:
+        return None
+    tables = importlib.import_module(module).tables()
+    blob = json.dumps(tables, sort_keys=True, ensure_ascii=False, default=_jsonable)
+    return str(tables["version"]), hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def _kinds(value: str | list[str] | tuple[str, ...]) -> list[str]:
+    if isinstance(value, str):
+        return [k.strip() for k in value.split(",") if k.strip()]
+    return list(value)
+
+
+def hashes_for(roles: dict[str, Any]) -> dict[str, str]:
+    """Prompt or table id → sha256 for every agent of a consultation.
+
+    `roles` maps a role to the kind of agent playing it ("llm", "retrieval", "scripted",
+    "exact", "human"); several kinds may be given as a list or "exact,llm" (two moderators).
+    Model-played roles give their prompts' hashes; model-free ones their tables' hash, under
+    their version id (e.g. "retrieval-patient/2"); a human doctor gives nothing.
+    """
     out: dict[str, str] = {}
-    for role, kind in roles.items():
-        if kind == "llm":
-            for pid in ROLE_PROMPTS.get(role, ()):
-                out[pid] = PROMPTS[pid].sha256
+    for role, value in roles.items():
+        for kind in _kinds(value):
+            if kind == "llm":
+                out.update({pid: PROMPTS[pid].sha256 for pid in ROLE_PROMPTS.get(role, ())})
+                continue
+            found = offline_fingerprint(role, kind)
+            if found:
+                out[found[0]] = found[1]
     return out
