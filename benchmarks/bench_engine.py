@@ -3,15 +3,18 @@
 Starts the fake OpenAI server (tests/fake_openai_server.py) in a child process with 200 ms
 latency per reply, then at concurrency 8 and 32:
   (a) bedside: 64 consultations of bundled cases, all four roles played by models on that
-      server, through `core.batch.run_batch` with an in-memory store;
+      server, the way `bedside run` runs them: `db.batch_runs.execute` (core.batch.run_batch
+      with the SQLite Recorder committing every event) on a temporary file database in WAL
+      mode, created before the clock starts;
   (b) bare: the very same chat calls (same messages, so the same message growth), made
       with `litellm.acompletion` in a plain loop per consultation, same concurrency.
 Prints the median of several runs, bedside/bare and bedside/ideal, where
 ideal = consultations / concurrency × calls per consultation × latency. Also reports the
 litellm import time (fresh interpreter) and the offline engine's cost per turn with the
-retrieval agents and the scripted doctor.
+retrieval agents and the scripted doctor, both with an in-memory sink and with the SQLite
+Recorder on a temporary file database (what a real offline run pays).
 
-    cd /work/main && /work/venv/bin/python -m benchmarks.bench_engine [--runs 3]
+    cd /work/main && .venv/bin/python -m benchmarks.bench_engine [--runs 3]
 
 Targets: bedside ≤ 1.10× bare and ≤ 1.20× ideal at c=8; offline < 2 ms per turn.
 """
@@ -23,16 +26,20 @@ import asyncio
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from core.batch import MemoryBatchStore, run_batch
 from core.caseio import load_bundled_cases
 from core.config import AgentSpec, ConsultationConfig
 from core.engine import run_consultation
-from core.events import ListSink
+from core.events import EventSink, ListSink
 from core.llm import LLMClient, load_litellm
+from db import batch_runs
+from db.connection import open_db
+from db.consultations import Recorder
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-bench-not-real"
@@ -75,37 +82,42 @@ class RecordingClient(LLMClient):
         return await super().complete(spec, messages, on_delta)
 
 
-def jobs_for(base: str) -> list[tuple[Any, ConsultationConfig]]:
-    cases = load_bundled_cases()
-    config = llm_config(base)
-    # A distinct seed per job: a batch runs each (case, config) pair only once.
-    return [(cases[i % len(cases)], config.model_copy(update={"seed": i}))
-            for i in range(CONSULTATIONS)]
+CASES_USED, SEEDS = 16, 4  # 16 cases × 4 seeds = 64 distinct (case, config) pairs
+
+
+def run_spec(db: Any, base: str, concurrency: int) -> batch_runs.RunSpec:
+    """A stored run of 64 consultations: 16 bundled cases × 4 seeds of the all-model config
+    (distinct seeds: a run plays each (case, config) pair once)."""
+    configs = [llm_config(base).model_copy(update={"seed": s}) for s in range(SEEDS)]
+    return batch_runs.create(db, load_bundled_cases()[:CASES_USED], configs,
+                             concurrency=concurrency)
 
 
 async def record_calls(base: str) -> list[list[tuple[AgentSpec, list[dict[str, str]]]]]:
-    """One consultation per distinct case, recording its calls (also warms litellm up)."""
-    cases = load_bundled_cases()
+    """One consultation per case used, recording its calls (also warms litellm up); then
+    the calls of each of the 64 consultations, in the run's job order."""
     per_case = []
-    for case in cases:
+    for case in load_bundled_cases()[:CASES_USED]:
         client = RecordingClient()
         await run_consultation(case, llm_config(base), ListSink(), consultation_id="rec",
                                llm=client)
         per_case.append(client.calls)
-    return [per_case[i % len(cases)] for i in range(CONSULTATIONS)]
+    return [per_case[i % CASES_USED] for i in range(CONSULTATIONS)]
 
 
-async def bedside_run(base: str, concurrency: int) -> float:
-    """Wall time of 64 consultations through run_batch (cases loaded before the clock)."""
-    store = MemoryBatchStore()
-    jobs = jobs_for(base)
+async def bedside_run(base: str, concurrency: int, folder: Path) -> float:
+    """Wall time of 64 consultations recorded in SQLite, as `bedside run` does them (the
+    database, the run and its cases are created before the clock)."""
+    db = open_db(folder / f"bench-{time.time_ns()}.db")
+    spec = run_spec(db, base, concurrency)
     t0 = time.perf_counter()
-    out = await run_batch(jobs, store, f"bench-{time.time_ns()}",
-                          concurrency=concurrency, llm=LLMClient(api_key=KEY))
+    out = await batch_runs.execute(db, spec, llm=LLMClient(api_key=KEY))
     elapsed = time.perf_counter() - t0
+    db.close()
     bad = [o for o in out if o.status != "finished"]
-    if bad:
-        raise RuntimeError(f"{len(bad)} consultations did not finish: {bad[0].reason}")
+    if len(out) != CONSULTATIONS or bad:
+        raise RuntimeError(f"{len(bad)} of {len(out)} consultations did not finish: "
+                           f"{bad[0].reason if bad else ''}")
     return elapsed
 
 
@@ -138,15 +150,20 @@ def litellm_import_seconds() -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def offline_ms_per_turn(rounds: int = 5) -> float:
-    """Engine cost per turn with retrieval patient/examiner, scripted doctor, exact moderator."""
+def offline_ms_per_turn(make_sink: Callable[[], EventSink], rounds: int = 5) -> float:
+    """Engine cost per turn with retrieval patient/examiner, scripted doctor, exact
+    moderator, every event going to `make_sink()` (best of `rounds`)."""
     cases = load_bundled_cases()
+    counter = iter(range(1_000_000))
 
     async def once() -> int:
         turns = 0
+        sink = make_sink()
         for case in cases:
-            t = await run_consultation(case, ConsultationConfig(), ListSink(),
-                                       consultation_id="off")
+            t = await run_consultation(case, ConsultationConfig(), sink,
+                                       consultation_id=f"off-{next(counter)}")
+            if t.end_reason not in ("diagnosis", "budget"):  # never time a failing engine
+                raise RuntimeError(f"offline consultation failed: {t.meta.get('error')}")
             turns += len(t.turns)
         return turns
 
@@ -159,7 +176,17 @@ def offline_ms_per_turn(rounds: int = 5) -> float:
     return best
 
 
-async def measure(base: str, runs: int) -> list[dict[str, Any]]:
+def sqlite_recorder(folder: Path) -> Callable[[], EventSink]:
+    """A factory of Recorders on one temporary file database (WAL) holding the cases."""
+    db = open_db(folder / "offline.db")
+    from db.cases import save_cases
+
+    save_cases(db, load_bundled_cases())
+    return lambda: Recorder(db)
+
+
+async def measure(base: str, runs: int, folder: Path) -> list[dict[str, Any]]:
+    """bedside and the bare loop at concurrency 8 and 32 (medians of `runs`)."""
     lib = load_litellm()
     calls = await record_calls(base)
     per = statistics.mean(len(seq) for seq in calls)
@@ -167,7 +194,7 @@ async def measure(base: str, runs: int) -> list[dict[str, Any]]:
     for c in (8, 32):
         ours, bare = [], []
         for _ in range(runs):
-            ours.append(await bedside_run(base, c))
+            ours.append(await bedside_run(base, c, folder))
             bare.append(await bare_run(lib, calls, c))
         ideal = CONSULTATIONS / c * per * LATENCY
         b, r = statistics.median(ours), statistics.median(bare)
@@ -182,13 +209,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs per setting (median)")
     args = parser.parse_args(argv)
     print(f"litellm import: {litellm_import_seconds():.2f} s (fresh interpreter)")
-    print(f"offline engine: {offline_ms_per_turn():.3f} ms per turn (retrieval agents)")
-    proc, base = start_server(LATENCY)
-    try:
-        rows = asyncio.run(measure(base, args.runs))
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    with tempfile.TemporaryDirectory(prefix="bedside-bench-") as tmp:
+        folder = Path(tmp)
+        memory = offline_ms_per_turn(ListSink)
+        stored = offline_ms_per_turn(sqlite_recorder(folder))
+        print(f"offline engine: {memory:.3f} ms per turn in memory, {stored:.3f} ms per turn "
+              "recorded in SQLite (retrieval agents, scripted doctor)")
+        proc, base = start_server(LATENCY)
+        try:
+            rows = asyncio.run(measure(base, args.runs, folder))
+        finally:
+            proc.terminate()
+            proc.wait(10)
     print(f"{CONSULTATIONS} consultations, {rows[0]['calls']:.1f} calls each, "
           f"{LATENCY * 1000:.0f} ms latency, median of {args.runs}")
     print(f"{'c':>3} {'bedside s':>10} {'bare s':>8} {'ideal s':>8} {'÷bare':>6} {'÷ideal':>7}")

@@ -16,7 +16,7 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from core.errors import InputError
 
@@ -95,6 +95,54 @@ class ConsultationConfig(BaseModel):
         return sorted({s.model for s in specs if s.kind == "llm" and s.model})
 
 
+def allowed_range(model: type[BaseModel], name: str) -> str | None:
+    """The allowed values of a numeric field in words ('from 0 to 2', 'above 0'), from its
+    pydantic constraints; None when it has none."""
+    low = high = None
+    for item in model.model_fields[name].metadata:
+        if getattr(item, "ge", None) is not None:
+            low = f"{item.ge:g}"
+        if getattr(item, "gt", None) is not None:
+            low = f"above {item.gt:g}"
+        if getattr(item, "le", None) is not None:
+            high = f"{item.le:g}"
+        if getattr(item, "lt", None) is not None:
+            high = f"below {item.lt:g}"
+    if low is not None and high is not None:
+        return f"from {low} to {high}" if not low.startswith("above") else f"{low} and {high}"
+    if low is not None:
+        return low if low.startswith("above") else f"at least {low}"
+    if high is not None:
+        return high if high.startswith("below") else f"at most {high}"
+    return None
+
+
+def invalid_value(err: ValidationError, model: type[BaseModel],
+                  names: dict[str, str] | None = None) -> InputError:
+    """A pydantic error as one line naming the field (or its CLI option, via `names`) and
+    the allowed range, e.g. "field '--temperature': must be from 0 to 2 (got 5)"."""
+    first = err.errors()[0]
+    name = str(first["loc"][0]) if first.get("loc") else "value"
+    shown = (names or {}).get(name, name)
+    allowed = allowed_range(model, name) if name in model.model_fields else None
+    got = first.get("input")
+    if allowed:
+        return InputError(f"must be {allowed} (got {got!r})", field=shown)
+    return InputError(f"{first.get('msg', 'invalid value')} (got {got!r})", field=shown)
+
+
+def check_value(model: type[BaseModel], name: str, value: Any, option: str) -> None:
+    """Raise a one-line InputError naming `option` if `value` is outside the range the
+    field `name` of `model` allows (used to check CLI options before building specs)."""
+    if value is None:
+        return
+    try:
+        model.__pydantic_validator__.validate_assignment(
+            model.model_construct(), name, value)
+    except ValidationError as err:
+        raise invalid_value(err, model, {name: option}) from None
+
+
 def parse_agent(text: str, role: str, **params: Any) -> AgentSpec:
     """Turn a CLI string into an AgentSpec for `role`; raise InputError if it cannot play it.
 
@@ -121,8 +169,8 @@ def parse_agent(text: str, role: str, **params: Any) -> AgentSpec:
         raise InputError(f"a model cannot play the {role}", field=role)
     try:
         return AgentSpec(kind="llm", model=value, **params)
-    except ValueError as err:
-        raise InputError(str(err).splitlines()[0], field=role) from None
+    except ValidationError as err:
+        raise invalid_value(err, AgentSpec) from None
 
 
 def parse_config(doctor: str = "scripted", patient: str = "retrieval",
@@ -131,9 +179,12 @@ def parse_config(doctor: str = "scripted", patient: str = "retrieval",
     """Build a config from CLI strings; `moderators` is comma-separated (e.g. `exact,openai/x`)."""
     extra = params or {}
     mods = [parse_agent(m, "moderator", **extra) for m in moderators.split(",") if m.strip()]
-    return ConsultationConfig(
-        doctor=parse_agent(doctor, "doctor", **extra),
-        patient=parse_agent(patient, "patient", **extra),
-        examiner=parse_agent(examiner, "examiner", **extra),
-        moderators=mods, **rules,
-    )
+    try:
+        return ConsultationConfig(
+            doctor=parse_agent(doctor, "doctor", **extra),
+            patient=parse_agent(patient, "patient", **extra),
+            examiner=parse_agent(examiner, "examiner", **extra),
+            moderators=mods, **rules,
+        )
+    except ValidationError as err:
+        raise invalid_value(err, ConsultationConfig) from None

@@ -3,9 +3,13 @@
 `run_consultation` plays a case under a `ConsultationConfig` and pushes typed events to a
 sink as things happen: every completed turn is emitted the moment it exists (the store
 commits on that event), so a crash loses at most the turn in flight. It never raises for a
-failed consultation: a model error or a bug is recorded as `ConsultationFailed` with the
-reason, and cancellation (the `cancel_event`, or the task being cancelled) as
-`end_reason=cancelled`. The loop does no blocking I/O and reads no files.
+failed consultation: a model error, a bug, or a sink that cannot record an event (say the
+store refuses the row) is recorded as `ConsultationFailed` with the reason, and
+cancellation (the `cancel_event`, or the task being cancelled) as `end_reason=cancelled`.
+Token deltas are the one exception: they are ephemeral (the completed turn carries the
+text), so a sink failing on one is logged and the consultation goes on.
+`run_one_step_consultation` is the upper bound (the whole case in one doctor call), with
+the same events and guarantees. The loop does no blocking I/O and reads no files.
 
 Must not import: textual, rich, litellm (only core/llm.py, lazily), or db/annotation/tui.
 """
@@ -13,24 +17,28 @@ Must not import: textual, rich, litellm (only core/llm.py, lazily), or db/annota
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from typing import Any
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import Any, TypeVar
 
 from core import prompts
 from core.agents.base import DeltaFn, DoctorState, Reply
 from core.agents.factory import Cast, build_cast
 from core.case import Case
+from core.caseio import case_to_json
 from core.config import ConsultationConfig
-from core.errors import BedsideError
-from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted,
+from core.errors import BedsideError, RecordError
+from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted, Event,
                          EventSink, TestRequested, TokenDelta, TurnCompleted, TurnStarted)
 from core.llm import LLMClient
 from core.protocol import parse_doctor_message
 from core.transcript import EndReason, Role, Transcript, Turn, utc_now
 
 log = logging.getLogger("bedside.engine")
+T = TypeVar("T")
+ONE_STEP = "one_step"  # origin and config-key prefix of upper-bound consultations
 
 
 class Cancelled(Exception):
@@ -47,6 +55,17 @@ def describe_config(config: ConsultationConfig) -> dict[str, Any]:
     return data
 
 
+def case_hash(case: Case) -> str:
+    """The case's content hash, computed as the store's `cases.content_hash` is, so a
+    consultation shows which version of its case it was played on."""
+    return hashlib.sha256(case_to_json(case).encode()).hexdigest()[:16]
+
+
+def one_step_key(config: ConsultationConfig) -> str:
+    """The config key of the one-step (upper-bound) consultation of a configuration."""
+    return f"{ONE_STEP}:{config.config_key()}"
+
+
 class Session:
     """The state of one running consultation."""
 
@@ -59,12 +78,31 @@ class Session:
         self.doctor_turns = 0
 
     # -- plumbing --------------------------------------------------------------------------
+    def emit(self, event: Event) -> None:
+        """Hand an event to the sink; a sink failure becomes a RecordError (the
+        consultation then fails with it as the reason)."""
+        try:
+            self.sink.emit(event)
+        except Exception as err:
+            log.exception("could not record %s of %s", event.type, self.cid)
+            raise RecordError(f"could not record the {event.type.replace('_', ' ')} event: "
+                              f"{_reason(err)}") from err
+
     def _delta(self, index: int, role: Role) -> DeltaFn:
         sink, cid = self.sink, self.cid
-        return lambda text: sink.emit(TokenDelta(consultation_id=cid, index=index, role=role,
-                                                 text=text))
+        warned = False
 
-    async def _guard(self, work: Awaitable[Reply]) -> Reply:
+        def delta(text: str) -> None:
+            nonlocal warned
+            try:
+                sink.emit(TokenDelta(consultation_id=cid, index=index, role=role, text=text))
+            except Exception:  # ephemeral: never fail (or retry a model call) over a delta
+                if not warned:
+                    log.exception("a sink failed on a token delta of %s", cid)
+                    warned = True
+        return delta
+
+    async def _guard(self, work: Awaitable[T]) -> T:
         """Await an agent, abandoning it as soon as the cancel event is set."""
         if self.cancel_event is None:
             return await work
@@ -74,7 +112,12 @@ class Session:
             raise Cancelled
         task = asyncio.ensure_future(work)
         waiter = asyncio.ensure_future(self.cancel_event.wait())
-        await asyncio.wait((task, waiter), return_when=asyncio.FIRST_COMPLETED)
+        try:
+            await asyncio.wait((task, waiter), return_when=asyncio.FIRST_COMPLETED)
+        except asyncio.CancelledError:  # our own task was cancelled: leave nothing behind
+            task.cancel()
+            waiter.cancel()
+            raise
         if not task.done():
             task.cancel()
             await asyncio.gather(task, return_exceptions=True)
@@ -87,8 +130,8 @@ class Session:
                     tests: list[str] | None = None, meta: dict[str, Any] | None = None) -> Reply:
         """Run one agent call as a turn: started → deltas → completed (committed)."""
         index = len(self.turns)
-        self.sink.emit(TurnStarted(consultation_id=self.cid, index=index, role=role,
-                                   doctor_turn=doctor_turn))
+        self.emit(TurnStarted(consultation_id=self.cid, index=index, role=role,
+                              doctor_turn=doctor_turn))
         started_at, t0 = utc_now(), time.perf_counter()
         reply = await self._guard(call(self._delta(index, role)))
         if reply.meta.get("refused"):
@@ -104,7 +147,7 @@ class Session:
     def add_turn(self, turn: Turn) -> None:
         """Append a completed turn and emit it at once."""
         self.turns.append(turn)
-        self.sink.emit(TurnCompleted(consultation_id=self.cid, turn=turn))
+        self.emit(TurnCompleted(consultation_id=self.cid, turn=turn))
 
     def fail(self, end_reason: EndReason, reason: str) -> None:
         """Record the end of a consultation that did not finish normally."""
@@ -133,8 +176,8 @@ class Session:
         self.doctor_turns = dt
         state = DoctorState(turns=self.turns, doctor_turn=dt, max_turns=self.config.max_turns)
         index = len(self.turns)
-        self.sink.emit(TurnStarted(consultation_id=self.cid, index=index, role=Role.DOCTOR,
-                                   doctor_turn=dt))
+        self.emit(TurnStarted(consultation_id=self.cid, index=index, role=Role.DOCTOR,
+                              doctor_turn=dt))
         started_at, t0 = utc_now(), time.perf_counter()
         reply = await self._guard(cast.doctor.act(state, self._delta(index, Role.DOCTOR)))
         action = parse_doctor_message(reply.text)
@@ -162,7 +205,7 @@ class Session:
 
     async def examiner_turn(self, cast: Cast, dt: int, tests: list[str], message: str) -> None:
         """Announce the request and let the examiner answer it."""
-        self.sink.emit(TestRequested(consultation_id=self.cid, tests=tests, doctor_turn=dt))
+        self.emit(TestRequested(consultation_id=self.cid, tests=tests, doctor_turn=dt))
         await self.speak(Role.EXAMINER, "result",
                          lambda d: cast.examiner.examine(tests, message, d),
                          addressee=Role.DOCTOR, doctor_turn=dt, tests=tests)
@@ -180,7 +223,7 @@ class Session:
             t.report = reply.report or t.report
         if diagnosis is not None:
             await self.judge(cast, diagnosis)
-        self.sink.emit(ConsultationFinished(
+        self.emit(ConsultationFinished(
             consultation_id=self.cid, end_reason=t.end_reason, diagnosis=diagnosis,
             verdicts=t.verdicts, report=t.report, doctor_turns=self.doctor_turns))
 
@@ -200,7 +243,30 @@ class Session:
     async def _guard_all(self, calls: list[Awaitable[Any]]) -> list[Any]:
         async def gather() -> Any:
             return await asyncio.gather(*calls)
-        return await self._guard(gather())  # type: ignore[arg-type]
+        return await self._guard(gather())
+
+    async def one_step(self, case: Case, llm: LLMClient) -> None:
+        """The upper bound: one doctor call with the whole case, scored like any other."""
+        from core.metrics.llmcall import complete_from_spec, spec_info
+        from core.metrics.upper_bound import run_one_step
+
+        spec = self.config.doctor
+        if spec.kind != "llm":
+            raise BedsideError("one-step mode needs a model doctor")
+        self.emit(TurnStarted(consultation_id=self.cid, index=0, role=Role.DOCTOR,
+                              doctor_turn=1))
+        done = await self._guard(run_one_step(case, complete_from_spec(spec, llm),
+                                              doctor=spec.display(), info=spec_info(spec)))
+        self.doctor_turns = 1
+        for turn in done.turns:
+            self.add_turn(turn)
+        t = self.transcript
+        t.diagnosis, t.end_reason, t.report = done.diagnosis, done.end_reason, done.report
+        t.verdicts.extend(done.verdicts)
+        t.meta.update(done.meta)
+        self.emit(ConsultationFinished(
+            consultation_id=self.cid, end_reason=t.end_reason, diagnosis=t.diagnosis,
+            verdicts=t.verdicts, report=t.report, doctor_turns=1))
 
 
 def _reason(err: BaseException) -> str:
@@ -208,6 +274,32 @@ def _reason(err: BaseException) -> str:
         return str(err)
     text = str(err).strip().splitlines()[0] if str(err).strip() else ""
     return f"{type(err).__name__}: {text}"[:300] if text else type(err).__name__
+
+
+async def _isolated(session: Session, body: Coroutine[Any, Any, None]) -> None:
+    """Run a consultation body; every way it can end is recorded, none escapes but task
+    cancellation (recorded first, then re-raised)."""
+    try:
+        await body
+    except Cancelled:
+        session.fail(EndReason.CANCELLED, "cancelled")
+    except asyncio.CancelledError:
+        session.fail(EndReason.CANCELLED, "cancelled")
+        raise
+    except Exception as err:  # isolate: the consultation fails, the caller goes on
+        if not isinstance(err, BedsideError):
+            log.exception("consultation %s failed", session.cid)
+        session.fail(EndReason.ERROR, _reason(err))
+
+
+def _start(case: Case, config: ConsultationConfig, sink: EventSink, consultation_id: str,
+           run_id: str | None, cancel_event: asyncio.Event | None,
+           described: dict[str, Any]) -> Session:
+    session = Session(case.id, config, sink, consultation_id, cancel_event)
+    described["case_hash"] = case_hash(case)
+    session.transcript.meta.update(config=described, consultation_id=consultation_id,
+                                   run_id=run_id)
+    return session
 
 
 async def run_consultation(case: Case, config: ConsultationConfig, sink: EventSink, *,
@@ -221,22 +313,37 @@ async def run_consultation(case: Case, config: ConsultationConfig, sink: EventSi
     key). Raises only `asyncio.CancelledError` when the task itself is cancelled, after
     recording the cancellation.
     """
-    session = Session(case.id, config, sink, consultation_id, cancel_event)
     described = describe_config(config)
-    session.transcript.meta.update(config=described, consultation_id=consultation_id,
-                                   run_id=run_id)
-    sink.emit(ConsultationStarted(consultation_id=consultation_id, case_id=case.id,
-                                  run_id=run_id, config=described))
-    try:
+    session = _start(case, config, sink, consultation_id, run_id, cancel_event, described)
+
+    async def body() -> None:
+        session.emit(ConsultationStarted(consultation_id=consultation_id, case_id=case.id,
+                                         run_id=run_id, config=described))
         cast = build_cast(case, config, client=llm or LLMClient(), human_input=human_input)
         await session.play(cast)
-    except Cancelled:
-        session.fail(EndReason.CANCELLED, "cancelled")
-    except asyncio.CancelledError:
-        session.fail(EndReason.CANCELLED, "cancelled")
-        raise
-    except Exception as err:  # isolate: the consultation fails, the caller goes on
-        if not isinstance(err, BedsideError):
-            log.exception("consultation %s failed", consultation_id)
-        session.fail(EndReason.ERROR, _reason(err))
+
+    await _isolated(session, body())
+    return session.transcript
+
+
+async def run_one_step_consultation(case: Case, config: ConsultationConfig, sink: EventSink,
+                                    *, consultation_id: str, run_id: str | None = None,
+                                    cancel_event: asyncio.Event | None = None,
+                                    llm: LLMClient | None = None) -> Transcript:
+    """The upper bound of a configuration: its model doctor gets the whole case at once
+    (`core.metrics.upper_bound`) and answers in one turn. Stored like any consultation,
+    with origin 'one_step' and the key `one_step_key(config)`; same guarantees as
+    `run_consultation`."""
+    from core.metrics.prompts import ONE_STEP_DOCTOR
+
+    described = {**describe_config(config), "config_key": one_step_key(config),
+                 "mode": ONE_STEP, "prompts": {ONE_STEP_DOCTOR.id: ONE_STEP_DOCTOR.sha256}}
+    session = _start(case, config, sink, consultation_id, run_id, cancel_event, described)
+
+    async def body() -> None:
+        session.emit(ConsultationStarted(consultation_id=consultation_id, case_id=case.id,
+                                         run_id=run_id, config=described, origin=ONE_STEP))
+        await session.one_step(case, llm or LLMClient())
+
+    await _isolated(session, body())
     return session.transcript

@@ -43,3 +43,10 @@ class ModelError(BedsideError):
     """A model call failed after retries (rate limit, server error, timeout, bad reply)."""
 
     title = "Model error"
+
+
+class RecordError(BedsideError):
+    """A sink (usually the store) could not record an event; the consultation fails with
+    this reason rather than going on unrecorded."""
+
+    title = "Could not record"

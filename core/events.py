@@ -27,6 +27,8 @@ class ConsultationStarted(_Event):
     case_id: str = Field(description="The case being played.")
     run_id: str | None = Field(None, description="The batch it belongs to, if any.")
     config: dict[str, Any] = Field(default_factory=dict, description="Agents and parameters.")
+    origin: str = Field("engine", description="'engine' (interactive) or 'one_step' (the "
+                        "whole case at once, the upper bound).")
 
 
 class TurnStarted(_Event):

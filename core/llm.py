@@ -1,5 +1,10 @@
 """The one module that talks to models, through litellm (imported lazily, on first call).
 
+Importing litellm takes seconds, so it never happens on an event loop: `load_litellm_async`
+imports it in a worker thread, once per process however many callers wait for it, and
+`preload()` starts that import in the background (the app calls it at start-up so the
+first model batch does not wait).
+
 `LLMClient.complete` sends chat messages to any model litellm accepts, optionally through
 an OpenAI-compatible base URL, streams text pieces to `on_delta`, and retries with
 exponential backoff on rate limits, server errors, time-outs, malformed and empty replies.
@@ -13,7 +18,9 @@ paths). Must not import: textual, rich, or any other bedside package.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import os
+import threading
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -27,14 +34,51 @@ _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
 _PLACEHOLDER_KEY = "sk-local-no-key"  # local OpenAI-compatible servers ignore the key
 
 
+_import_lock = threading.Lock()
+_import_future: concurrent.futures.Future[Any] | None = None
+
+
 def load_litellm() -> Any:
-    """Import litellm with its network price-map fetch disabled; quiet its banners."""
+    """Import litellm with its network price-map fetch disabled; quiet its banners.
+
+    Blocking (seconds on first call): from async code use `load_litellm_async`.
+    """
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     import litellm
 
     litellm.suppress_debug_info = True
     litellm.drop_params = True  # providers without `seed` etc. just ignore them
     return litellm
+
+
+def _import_in_thread(future: concurrent.futures.Future[Any]) -> None:
+    try:
+        future.set_result(load_litellm())
+    except BaseException as err:  # hand every failure to the waiters, the thread ends
+        future.set_exception(err)
+
+
+def preload() -> concurrent.futures.Future[Any]:
+    """Start importing litellm in a background thread (once per process); return the future.
+
+    Never blocks. Safe to call from any thread, with or without an event loop.
+    """
+    global _import_future
+    with _import_lock:
+        if _import_future is None or (_import_future.done()
+                                      and _import_future.exception() is not None):
+            _import_future = concurrent.futures.Future()
+            threading.Thread(target=_import_in_thread, args=(_import_future,),
+                             name="litellm-import", daemon=True).start()
+        return _import_future
+
+
+async def load_litellm_async() -> Any:
+    """litellm, imported off the event loop: the loop keeps running while it loads."""
+    future = _import_future
+    if future is not None and future.done() and future.exception() is None:
+        return future.result()  # the common case: no thread hop at all
+    return await asyncio.wrap_future(preload())
 
 
 class EmptyReply(Exception):
@@ -108,7 +152,7 @@ class LLMClient:
         """One reply from the model, retried on transient failures; ModelError at the end."""
         if spec.kind != "llm" or not spec.model:
             raise ModelError(f"agent kind '{spec.kind}' is not a model")
-        lib = load_litellm()
+        lib = await load_litellm_async()
         errors: list[str] = []
         started = time.perf_counter()
         for attempt in range(spec.retries + 1):

@@ -104,3 +104,17 @@ class Transcript(BaseModel):
     report: FinalReport | None = Field(None, description="The doctor's final report, if any.")
     doctor: str | None = Field(None, description="Who played doctor: model string or human:NAME.")
     meta: dict[str, Any] = Field(default_factory=dict, description="Source-specific extras.")
+
+
+def verdict_correct(verdicts: list[Verdict]) -> bool | None:
+    """The one answer to "was the diagnosis right?" given every moderator's verdict.
+
+    The deterministic matcher ('exact') is the reference when it decided; otherwise the
+    first decided verdict in order; None when nobody could decide. The batch outcome and the
+    store's `correct` column both use this, so they always agree.
+    """
+    ordered = sorted(verdicts, key=lambda v: v.moderator != "exact")  # stable: keeps order
+    for v in ordered:
+        if v.correct is not None:
+            return v.correct
+    return None

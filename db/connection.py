@@ -31,16 +31,21 @@ def open_db(path: Path | str | None = None, *, migrate: bool = True) -> Database
     A `sqlite3` connection belongs to the thread that made it: open one per thread.
     """
     target = Path(path) if path is not None else default_db_path()
-    if str(target) != ":memory:":
-        target.parent.mkdir(parents=True, exist_ok=True)
     try:
+        if str(target) != ":memory:":
+            target.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(str(target), timeout=30, isolation_level=None)
         conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.execute("PRAGMA synchronous=NORMAL")
-        conn.execute("PRAGMA busy_timeout=30000")
+    except OSError as err:  # a folder that cannot be made, no permission, a full disk
+        raise InputError(f"cannot open the database ({err.strerror or err})",
+                         path=str(target)) from None
+    except sqlite3.OperationalError as err:  # e.g. "unable to open database file"
+        raise InputError(f"cannot open the database ({err})", path=str(target)) from None
     except sqlite3.DatabaseError as err:
         raise InputError(f"not a bedside database ({err})", path=str(target)) from None
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA synchronous=NORMAL")  # with WAL: durable commits, no fsync each
+    conn.execute("PRAGMA busy_timeout=30000")
     db = Database(conn)
     if migrate:
         try:

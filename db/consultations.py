@@ -1,5 +1,15 @@
 """Consultation repository and the recorder sink that commits every event as it happens.
 
+Statuses: running, finished, failed, cancelled, abandoned (left 'running' by a process that
+died; set on resume) and superseded. When a run redoes a (case, config_key) pair — an
+interrupted or cancelled one, or a failed one with `--retry-failed` — the new
+consultation's start marks the earlier rows of that pair `superseded`, in the same
+transaction: nothing saved is deleted, and each (run, case, config_key) always has exactly
+one row that is not superseded.
+
+The recorder writes with plain prepared SQL (one short transaction per event): it runs on
+the engine's event loop, so each event must cost little.
+
 Must not import: tui, textual, rich, litellm.
 """
 
@@ -11,12 +21,13 @@ from sqlite_utils import Database
 
 from core.errors import NotFoundError
 from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted, Event,
-                         TestRequested, TokenDelta, TurnCompleted, TurnStarted)
+                         TestRequested, TokenDelta, TurnCompleted)
 from core.transcript import (EndReason, FinalReport, Transcript, Turn, Usage, Verdict,
-                             utc_now)
+                             utc_now, verdict_correct)
 from db.jsoncol import dumps, loads
 
 DONE_STATUSES = ("finished", "failed")
+SUPERSEDED = "superseded"
 
 
 def agent_label(spec: Any) -> str | None:
@@ -42,12 +53,32 @@ def _turn_row(consultation_id: str, turn: Turn) -> dict[str, Any]:
 
 
 def _verdict_correct(verdicts: list[Verdict]) -> int | None:
-    # The deterministic matcher is the reference when present; else the first decided one.
-    ordered = sorted(verdicts, key=lambda v: v.moderator != "exact")
-    for v in ordered:
-        if v.correct is not None:
-            return int(v.correct)
-    return None
+    correct = verdict_correct(verdicts)  # the same rule as the batch outcome
+    return None if correct is None else int(correct)
+
+
+_TURN_COLUMNS = ("consultation_id", "idx", "role", "addressee", "kind", "doctor_turn",
+                 "content", "tests", "started_at", "ended_at", "latency_ms", "prompt_tokens",
+                 "completion_tokens", "cost_usd", "model", "raw_request", "raw_response",
+                 "meta")
+_INSERT_TURN = (f"INSERT OR REPLACE INTO turns ({', '.join(_TURN_COLUMNS)}) VALUES"
+                f" ({', '.join('?' * len(_TURN_COLUMNS))})")
+_INSERT_EVENT = "INSERT INTO events (consultation_id, type, at, data) VALUES (?, ?, ?, ?)"
+_STARTED_COLUMNS = ("id", "run_id", "case_id", "config_key", "doctor", "patient", "examiner",
+                    "config", "status", "started_at", "origin", "doctor_turns",
+                    "tests_ordered", "prompt_tokens", "completion_tokens", "cost_usd")
+_INSERT_STARTED = (f"INSERT INTO consultations ({', '.join(_STARTED_COLUMNS)})"
+                   f" VALUES ({', '.join('?' * len(_STARTED_COLUMNS))})")
+
+
+def _event_data(event: Event) -> str:
+    """The event's JSON for the events log. A completed turn is logged by its index only:
+    the turn itself is in `turns` (serialising its raw request twice, with the whole
+    message history, was most of the recorder's cost on long model consultations)."""
+    if isinstance(event, TurnCompleted):
+        t = event.turn
+        return dumps({"index": t.index, "role": str(t.role), "kind": t.kind})
+    return event.model_dump_json(exclude={"consultation_id", "at", "type"})
 
 
 class Recorder:
@@ -55,6 +86,7 @@ class Recorder:
 
     def __init__(self, db: Database) -> None:
         self.db = db
+        self.conn = db.conn
 
     def emit(self, event: Event) -> None:
         """Commit the event (token deltas are not stored: the completed turn is)."""
@@ -64,62 +96,64 @@ class Recorder:
         with self.db.atomic():
             if handler is not None:
                 handler(event)
-            self.db["events"].insert({
-                "consultation_id": event.consultation_id, "type": event.type, "at": event.at,
-                "data": event.model_dump_json(exclude={"consultation_id", "at", "type"}),
-            })
+            self.conn.execute(_INSERT_EVENT, (
+                event.consultation_id, event.type, event.at, _event_data(event)))
+
+    def _update(self, consultation_id: str, sql: str, params: list[Any]) -> None:
+        cur = self.conn.execute(f"UPDATE consultations SET {sql} WHERE id = ?",
+                                [*params, consultation_id])
+        if cur.rowcount != 1:  # the event would be stored for a consultation that is not
+            raise NotFoundError(f"no consultation with id '{consultation_id}' to update")
 
     def _on_started(self, e: ConsultationStarted) -> None:
         cfg = e.config
-        self.db["consultations"].upsert({
-            "id": e.consultation_id, "run_id": e.run_id, "case_id": e.case_id,
-            "config_key": cfg.get("config_key"), "doctor": agent_label(cfg.get("doctor")),
-            "patient": agent_label(cfg.get("patient")),
-            "examiner": agent_label(cfg.get("examiner")), "config": dumps(cfg),
-            "status": "running", "started_at": e.at, "origin": "engine",
-            "doctor_turns": 0, "tests_ordered": 0, "prompt_tokens": 0,
-            "completion_tokens": 0, "cost_usd": 0.0,
-        }, pk="id")
-
-    def _on_turn_started(self, e: TurnStarted) -> None:
-        pass
+        key = cfg.get("config_key")
+        if e.run_id is not None:  # a redo of a pair supersedes the earlier rows of the pair
+            self.conn.execute(
+                "UPDATE consultations SET status = ? WHERE run_id = ? AND case_id = ? AND"
+                " config_key IS ? AND id != ? AND status != ?",
+                (SUPERSEDED, e.run_id, e.case_id, key, e.consultation_id, SUPERSEDED))
+        self.conn.execute(_INSERT_STARTED, (
+            e.consultation_id, e.run_id, e.case_id, key, agent_label(cfg.get("doctor")),
+            agent_label(cfg.get("patient")), agent_label(cfg.get("examiner")), dumps(cfg),
+            "running", e.at, e.origin, 0, 0, 0, 0, 0.0))
 
     def _on_turn_completed(self, e: TurnCompleted) -> None:
         turn = e.turn
-        self.db["turns"].upsert(_turn_row(e.consultation_id, turn), pk=("consultation_id", "idx"))
-        self.db.execute(
-            "UPDATE consultations SET prompt_tokens = prompt_tokens + ?, completion_tokens ="
-            " completion_tokens + ?, cost_usd = cost_usd + ?, doctor_turns = max(doctor_turns,"
-            " coalesce(?, 0)) WHERE id = ?",
-            [turn.usage.prompt_tokens, turn.usage.completion_tokens, turn.usage.cost_usd,
-             turn.doctor_turn, e.consultation_id],
-        )
+        row = _turn_row(e.consultation_id, turn)
+        self.conn.execute(_INSERT_TURN, [row[c] for c in _TURN_COLUMNS])
+        self._update(e.consultation_id,
+                     "prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens"
+                     " + ?, cost_usd = cost_usd + ?, doctor_turns = max(doctor_turns,"
+                     " coalesce(?, 0))",
+                     [turn.usage.prompt_tokens, turn.usage.completion_tokens,
+                      turn.usage.cost_usd, turn.doctor_turn])
 
     def _on_test_requested(self, e: TestRequested) -> None:
-        self.db.execute("UPDATE consultations SET tests_ordered = tests_ordered + ? WHERE id = ?",
-                        [len(e.tests), e.consultation_id])
+        self._update(e.consultation_id, "tests_ordered = tests_ordered + ?", [len(e.tests)])
 
     def _on_finished(self, e: ConsultationFinished) -> None:
-        self.db["consultations"].update(e.consultation_id, {
-            "status": "finished", "end_reason": str(e.end_reason), "diagnosis": e.diagnosis,
-            "verdicts": dumps([v.model_dump() for v in e.verdicts]),
-            "correct": _verdict_correct(e.verdicts),
-            "report": dumps(e.report.model_dump() if e.report else None),
-            "doctor_turns": e.doctor_turns, "ended_at": e.at,
-        })
+        self._update(e.consultation_id,
+                     "status = 'finished', end_reason = ?, diagnosis = ?, verdicts = ?,"
+                     " correct = ?, report = ?, doctor_turns = ?, ended_at = ?",
+                     [str(e.end_reason), e.diagnosis,
+                      dumps([v.model_dump() for v in e.verdicts]),
+                      _verdict_correct(e.verdicts),
+                      dumps(e.report.model_dump() if e.report else None), e.doctor_turns,
+                      e.at])
 
     def _on_failed(self, e: ConsultationFailed) -> None:
         status = "cancelled" if e.end_reason == EndReason.CANCELLED else "failed"
-        self.db["consultations"].update(e.consultation_id, {
-            "status": status, "end_reason": str(e.end_reason), "error": e.reason,
-            "doctor_turns": e.doctor_turns, "ended_at": e.at,
-        })
+        self._update(e.consultation_id,
+                     "status = ?, end_reason = ?, error = ?, doctor_turns = ?, ended_at = ?",
+                     [status, str(e.end_reason), e.reason, e.doctor_turns, e.at])
 
 
 def save_transcript(db: Database, t: Transcript, *, consultation_id: str,
                     run_id: str | None = None, origin: str = "imported") -> str:
     """Store a finished transcript (imported dialogues) in one transaction."""
-    tokens = sum(x.usage.prompt_tokens for x in t.turns), sum(x.usage.completion_tokens for x in t.turns)
+    tokens = (sum(x.usage.prompt_tokens for x in t.turns),
+              sum(x.usage.completion_tokens for x in t.turns))
     with db.atomic():
         db["consultations"].upsert({
             "id": consultation_id, "run_id": run_id, "case_id": t.case_id, "config_key": origin,
@@ -176,11 +210,14 @@ def get_transcript(db: Database, consultation_id: str) -> Transcript:
     )
 
 
-def done_keys(db: Database, run_id: str) -> set[tuple[str, str]]:
-    """(case_id, config_key) pairs of a run that finished or failed (not to be redone)."""
+def done_keys(db: Database, run_id: str, *, retry_failed: bool = False) -> set[tuple[str, str]]:
+    """(case_id, config_key) pairs of a run not to be redone: finished ones, and failed ones
+    unless `retry_failed`."""
+    statuses = ("finished",) if retry_failed else DONE_STATUSES
+    marks = ", ".join("?" * len(statuses))
     rows = db.execute(
-        "SELECT case_id, config_key FROM consultations WHERE run_id = ? AND status IN (?, ?)",
-        [run_id, *DONE_STATUSES]).fetchall()
+        f"SELECT case_id, config_key FROM consultations WHERE run_id = ? AND status IN"
+        f" ({marks})", [run_id, *statuses]).fetchall()
     return {(a, b) for a, b in rows}
 
 

@@ -25,9 +25,16 @@ def create_run(db: Database, *, config: dict[str, Any], provenance: dict[str, An
     return rid
 
 
+RUN_STATUSES = ("running", "finished", "cancelled", "interrupted", "failed")
+
+
 def set_run_status(db: Database, run_id: str, status: str) -> None:
-    """Mark a run finished / cancelled / interrupted."""
-    db["runs"].update(run_id, {"status": status, "finished_at": utc_now()})
+    """Mark a run running (again, on resume) / finished / cancelled / interrupted / failed."""
+    if status not in RUN_STATUSES:
+        raise ValueError(f"unknown run status {status!r}")
+    ended = None if status == "running" else utc_now()
+    db.execute("UPDATE runs SET status = ?, finished_at = ? WHERE id = ?",
+               [status, ended, run_id])
 
 
 def get_run(db: Database, run_id: str) -> dict[str, Any]:
@@ -41,10 +48,12 @@ def get_run(db: Database, run_id: str) -> dict[str, Any]:
 
 
 def list_runs(db: Database) -> list[dict[str, Any]]:
-    """All runs, newest first, with consultation counts by status."""
+    """All runs, newest first, with consultation counts by status (superseded rows, the
+    interrupted attempts a resume redid, are not counted)."""
     return list(db.query(
         "SELECT r.id, r.name, r.created_at, r.status, count(c.id) AS consultations,"
         " sum(c.status = 'finished') AS finished, sum(c.status = 'failed') AS failed,"
         " sum(c.status = 'running') AS running FROM runs r LEFT JOIN consultations c"
-        " ON c.run_id = r.id GROUP BY r.id ORDER BY r.created_at DESC"))
+        " ON c.run_id = r.id AND c.status != 'superseded' GROUP BY r.id"
+        " ORDER BY r.created_at DESC"))
 

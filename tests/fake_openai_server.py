@@ -6,7 +6,8 @@ accepted socket. Replies are scripted per role, detected from the prompt id our 
 prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a queue
 (`server.faults.append("429")`) or a rule (`fault_rule(body, n) -> fault | None`):
 "429", "500", "hang" (no answer for `hang_seconds`), "malformed" (invalid JSON / SSE) and
-"empty" (a reply with no content).
+"empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
+between chunks), so a client can be watched, or cancelled, mid-reply.
 
     with FakeOpenAIServer(latency=0.0) as server:
         litellm.completion(model="openai/fake", api_base=server.base_url, api_key="sk-test-not-real", ...)
@@ -70,8 +71,10 @@ class FakeOpenAIServer:
     def __init__(self, *, latency: float = 0.0, port: int = 0,
                  replies: dict[str, Reply] | None = None,
                  fault_rule: Callable[[dict[str, Any], int], str | None] | None = None,
-                 hang_seconds: float = 30.0, chunk_words: int = 4) -> None:
+                 hang_seconds: float = 30.0, chunk_words: int = 4,
+                 chunk_delay: float = 0.0) -> None:
         self.latency, self.port, self.hang_seconds = latency, port, hang_seconds
+        self.chunk_delay = chunk_delay
         self.replies = {**DEFAULT_REPLIES, **(replies or {})}
         self.faults: collections.deque[str] = collections.deque()
         self.fault_rule, self.chunk_words = fault_rule, chunk_words
@@ -237,7 +240,18 @@ class FakeOpenAIServer:
         if malformed:
             out.append(b"data: {not json at all\n\n")
         out += [chunk({}, "stop"), chunk({}, use=usage), b"data: [DONE]\n\n"]
-        await self._send(writer, 200, "text/event-stream", b"".join(out))
+        if not self.chunk_delay:
+            await self._send(writer, 200, "text/event-stream", b"".join(out))
+            return
+        # Spaced out: chunked transfer encoding, one HTTP chunk per SSE event.
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n"
+                     b"Transfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n")
+        for piece in out:
+            writer.write(f"{len(piece):x}\r\n".encode() + piece + b"\r\n")
+            await writer.drain()
+            await asyncio.sleep(self.chunk_delay)
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,28 +1,34 @@
-"""Live runs: in-app batches (event sink), attaching to a run in the database, cancelling."""
+"""Live runs: in-app batches through the real engine (offline, or litellm against the local
+fake server), attaching to a run in the database, cancelling one or all, quitting mid-run."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Input
 
-import tui.screens.engine_bridge as bridge
-from tests.app_support import fake_model_config, fake_model_engine, seed
+from tests.app_support import seed
+from tests.fake_openai_server import FakeOpenAIServer
 from tui.app import BedsideApp
 from tui.screens.forms_batch import BatchRequest, StartBatchScreen, parse_batch
 from tui.screens.home import HomeScreen
 from tui.screens.live import LiveScreen
 from tui.widgets.transcript_view import TranscriptView
 
-
-@pytest.fixture(autouse=True)
-def _fake_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bridge, "load_engine", fake_model_engine)
-    monkeypatch.setattr(bridge, "model_config", fake_model_config)
+# The model doctor never decides and its replies stream slowly, with markup in them.
+SLOW_DOCTOR = "Any [red]pain? Tell me more about it, please, in your own words."
 
 
-async def _wait(pilot, predicate, tries: int = 80) -> None:
+@pytest.fixture(scope="module")
+def slow_server() -> Iterator[FakeOpenAIServer]:
+    with FakeOpenAIServer(replies={"doctor": SLOW_DOCTOR}, chunk_words=1,
+                          chunk_delay=0.05) as srv:
+        yield srv
+
+
+async def _wait(pilot, predicate, tries: int = 400) -> None:
     for _ in range(tries):
         if predicate():
             return
@@ -34,7 +40,15 @@ def _statuses(app: BedsideApp) -> dict[str, str]:
     return {r["id"]: r["status"] for r in app.db["consultations"].rows_where("run_id IS NOT NULL")}
 
 
+def _slow_batch(server: FakeOpenAIServer, n_cases: int = 2) -> BatchRequest:
+    # card-00* are the first cardiology cases; two doctors (two models) each.
+    return BatchRequest(cases="cardiology", models=["openai/slow", "openai/slow2"],
+                        concurrency=1, limit=n_cases, api_base=server.base_url)
+
+
 async def test_batch_started_from_the_form_runs_and_is_recorded(tmp_path: Path) -> None:
+    from db.batch_runs import resume
+
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
         await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
@@ -42,43 +56,74 @@ async def test_batch_started_from_the_form_runs_and_is_recorded(tmp_path: Path) 
         await _wait(pilot, lambda: isinstance(app.screen, LiveScreen))
         await pilot.press("s")
         await _wait(pilot, lambda: isinstance(app.screen, StartBatchScreen))
-        app.screen.query_one("#batch-models", Input).value = "fast"
+        app.screen.query_one("#batch-cases", Input).value = "cardiology"
+        app.screen.query_one("#batch-models", Input).value = "offline"
         await pilot.click("#batch-start")
-        await _wait(pilot, lambda: _statuses(app) and set(_statuses(app).values()) == {"finished"})
-        live = app.screen
-        assert isinstance(live, LiveScreen)
-        await _wait(pilot, lambda: live.query_one(DataTable).row_count == len(_statuses(app)))
+        run = None
+        await _wait(pilot, lambda: app.db["runs"].count == 1)
         run = list(app.db["runs"].rows)[0]
         await _wait(pilot, lambda: app.db["runs"].get(run["id"])["status"] == "finished")
-        turns = app.db["turns"].count_where("consultation_id IN (SELECT id FROM consultations)")
-        assert turns == 2 * len(_statuses(app))
+        live = app.screen
+        assert isinstance(live, LiveScreen)
+        statuses = _statuses(app)
+        assert statuses and set(statuses.values()) == {"finished"}
+        await _wait(pilot, lambda: live.query_one(DataTable).row_count == len(statuses))
+        for cid in statuses:  # the real engine: every turn stored, the diagnosis judged
+            row = app.db["consultations"].get(cid)
+            assert row["doctor"] == "scripted" and row["doctor_turns"] > 0
+            assert app.db["turns"].count_where("consultation_id = ?", [cid]) >= 2
+            assert row["correct"] in (0, 1)
+    # Stored like a `bedside run` run: it can be resumed, and there is nothing left to do.
+    spec = resume(app.db, run["id"])
+    assert len(spec.cases) == len(statuses) and spec.configs[0].doctor.kind == "scripted"
 
 
-async def test_cancel_all_marks_consultations_cancelled_and_runs_survive_screens(
-        tmp_path: Path) -> None:
+async def test_cancel_one_then_all_and_runs_survive_screens(
+        tmp_path: Path, slow_server: FakeOpenAIServer) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(200, 60)) as pilot:
         await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
-        app.start_batch(BatchRequest(cases="", models=["slow", "slow2"], concurrency=1))
+        app.start_batch(_slow_batch(slow_server))
         await _wait(pilot, lambda: "running" in _statuses(app).values())
         await pilot.press("w")  # the batch keeps going while screens change
         await _wait(pilot, lambda: isinstance(app.screen, LiveScreen))
         live = app.screen
         view = live.query_one(TranscriptView)
-        # Tokens arrive one by one; markup in them is streamed literally.
+        # Tokens arrive piece by piece; markup in them is streamed literally.
         await _wait(pilot, lambda: view._stream_text.startswith("Any [red]"))
         await pilot.press("escape")
         await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("w")
         await _wait(pilot, lambda: isinstance(app.screen, LiveScreen))
+        live = app.screen
+        running = next(cid for cid, s in _statuses(app).items() if s == "running")
+        assert app.live.cancel(running)  # one consultation: the others go on
+        await _wait(pilot, lambda: _statuses(app).get(running) == "cancelled")
+        await _wait(pilot, lambda: "running" in {s for c, s in _statuses(app).items()
+                                                 if c != running})
         await pilot.press("x")
-        await _wait(pilot, lambda: _statuses(app) and all(
+        await _wait(pilot, lambda: len(_statuses(app)) == len(app.live.items) and all(
             s == "cancelled" for s in _statuses(app).values()))
-        assert len(_statuses(app)) == len(app.live.items)
         rows = list(app.db["consultations"].rows)
-        assert all(r["end_reason"] == "cancelled" for r in rows)
+        assert len(rows) == 4 and all(r["end_reason"] == "cancelled" for r in rows)
         run = list(app.db["runs"].rows)[0]
         await _wait(pilot, lambda: app.db["runs"].get(run["id"])["status"] == "cancelled")
+
+
+async def test_quitting_mid_batch_marks_the_run_interrupted(
+        tmp_path: Path, slow_server: FakeOpenAIServer) -> None:
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+        app.start_batch(_slow_batch(slow_server))
+        await _wait(pilot, lambda: "running" in _statuses(app).values())
+        await app.action_quit()
+    from db.connection import open_db
+
+    db = open_db(tmp_path / "b.db")
+    (status,), = db.execute("SELECT status FROM runs").fetchall()
+    assert status == "interrupted"  # never left 'running'
+    assert "running" not in {s for (s,) in db.execute("SELECT status FROM consultations")}
 
 
 async def test_attached_run_is_read_from_the_database(tmp_path: Path) -> None:

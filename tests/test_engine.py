@@ -167,3 +167,43 @@ def test_human_doctor_without_input_fails_cleanly(cases: list[Case]) -> None:
     transcript, sink = run(cases[0], ConsultationConfig(doctor=AgentSpec(kind="human")))
     assert transcript.end_reason == EndReason.ERROR
     assert "input" in sink.events[-1].reason
+
+
+class _Failing(ListSink):
+    """A sink that raises on one kind of event (as a store refusing a row would)."""
+
+    def __init__(self, kind: type) -> None:
+        super().__init__()
+        self.kind = kind
+
+    def emit(self, event: Any) -> None:
+        if isinstance(event, self.kind):
+            raise OSError("disk I/O error")
+        super().emit(event)
+
+
+@pytest.mark.parametrize("kind", [ConsultationStarted, TurnStarted, TurnCompleted,
+                                  TestRequested, ConsultationFinished])
+def test_a_sink_failure_fails_the_consultation_with_the_reason(cases: list[Case],
+                                                               kind: type) -> None:
+    sink = _Failing(kind)
+    transcript = asyncio.run(run_consultation(cases[0], ConsultationConfig(), sink,
+                                              consultation_id="c-1"))
+    assert transcript.end_reason == EndReason.ERROR
+    last = sink.events[-1]
+    assert isinstance(last, ConsultationFailed) and last.end_reason == EndReason.ERROR
+    assert last.reason.startswith("could not record the ") and "disk I/O error" in last.reason
+
+
+def test_the_case_content_hash_is_recorded_with_the_consultation(cases: list[Case]) -> None:
+    import hashlib
+
+    from core.caseio import case_to_json
+
+    transcript, sink = run(cases[0])
+    expected = hashlib.sha256(case_to_json(cases[0]).encode()).hexdigest()[:16]
+    assert sink.events[0].config["case_hash"] == expected
+    assert transcript.meta["config"]["case_hash"] == expected
+    changed = cases[0].model_copy(update={"title": "another title"})
+    _, other = run(changed)
+    assert other.events[0].config["case_hash"] != expected

@@ -1,11 +1,14 @@
 """The one place the app reaches the engine: play sessions and in-app batches.
 
-Imports `core.engine` (and through it litellm, lazily) only when called, never at start-up.
-Guarantees the store's invariants the UI relies on: the case row exists before the
-consultation (foreign key), and a consultation the user cancels is stored as 'cancelled'
-even if the engine was interrupted mid-turn.
+Imports `core.engine` (and through it litellm, lazily and off the event loop) only when
+called, never at start-up; `preload_models` starts litellm's import in a background thread
+so the first model batch does not wait for it. Play sessions: the case row exists before
+the consultation (foreign key), and a consultation the user cancels is stored as
+'cancelled' even if the engine was interrupted mid-turn. Batches are `db.batch_runs`, the
+orchestration `bedside run` uses, with the live registry as an extra sink and per-job
+cancel events.
 
-Must not import at module level: core.engine, core.batch, litellm.
+Must not import at module level: core.engine, core.batch, core.llm, db.batch_runs, litellm.
 """
 
 from __future__ import annotations
@@ -41,6 +44,13 @@ def load_engine() -> ModuleType:
                            "this build", title="Cannot start") from None
 
 
+def preload_models() -> None:
+    """Start importing litellm in a background thread (returns at once; idempotent)."""
+    from core.llm import preload
+
+    preload()
+
+
 def mark_cancelled(db: Database, consultation_id: str, sink: EventSink,
                    reason: str = "cancelled by the user") -> None:
     """Emit a cancellation for a consultation still 'running' (or never started) in the store."""
@@ -53,12 +63,23 @@ def mark_cancelled(db: Database, consultation_id: str, sink: EventSink,
                                  doctor_turns=row[1] or 0))
 
 
-def human_config(engine: ModuleType, setup: PlaySetup) -> Any:
-    """The consultation config of a physician session: offline patient and examiner."""
-    from core.config import AgentSpec, ConsultationConfig
+def _agents(doctor: str, patient: str, examiner: str, api_base: str | None,
+            **rules: Any) -> Any:
+    from core.config import parse_config
 
-    return ConsultationConfig(doctor=AgentSpec(kind="human", label=f"human:{setup.name}"),
-                              max_turns=setup.budget)
+    params = {"api_base": api_base} if api_base else {}
+    return parse_config(doctor, patient or "retrieval", examiner or "retrieval", "exact",
+                        params=params, **rules)
+
+
+def human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
+                 api_base: str | None = None, *, max_turns: int = 20) -> Any:
+    """The consultation config of a physician session: `human:NAME` plays the doctor; the
+    patient and examiner are agent strings (`retrieval`, offline, by default, or a model
+    string reached through `api_base`). Raises InputError (one line) for a bad agent."""
+    config = _agents("human", patient, examiner, api_base, max_turns=max_turns)
+    doctor = config.doctor.model_copy(update={"label": f"human:{name}"})
+    return config.model_copy(update={"doctor": doctor})
 
 
 async def run_human(app: BedsideApp, case: Case, setup: PlaySetup, *, consultation_id: str,
@@ -74,7 +95,9 @@ async def run_human(app: BedsideApp, case: Case, setup: PlaySetup, *, consultati
     recorder = Recorder(db)
     fan = FanOut(recorder, sink)
     engine = load_engine()
-    config = human_config(engine, setup)
+    config = human_config(setup.name, getattr(setup, "patient", "retrieval"),
+                          getattr(setup, "examiner", "retrieval"),
+                          getattr(setup, "api_base", None), max_turns=setup.budget)
     try:
         return await engine.run_consultation(
             case, config, fan, consultation_id=consultation_id, cancel_event=cancel_event,
@@ -87,13 +110,12 @@ async def run_human(app: BedsideApp, case: Case, setup: PlaySetup, *, consultati
             mark_cancelled(db, consultation_id, fan)
 
 
-def model_config(engine: ModuleType, model: str, api_base: str | None = None) -> Any:
-    """The consultation config of a batch entry: `offline` or a model string for the doctor."""
-    from core.config import AgentSpec, ConsultationConfig
-
-    if model == "offline":
-        return ConsultationConfig()
-    return ConsultationConfig(doctor=AgentSpec(kind="llm", model=model, api_base=api_base))
+def model_config(doctor: str, api_base: str | None, patient: str = "retrieval",
+                 examiner: str = "retrieval") -> Any:
+    """The consultation config of a batch entry: the doctor is `offline` (the scripted
+    doctor) or a model string; patient and examiner are agent strings (default retrieval).
+    Models are reached through `api_base` when given. Raises InputError (one line)."""
+    return _agents("scripted" if doctor == "offline" else doctor, patient, examiner, api_base)
 
 
 def config_label(config: Any, model: str) -> str:
@@ -102,58 +124,30 @@ def config_label(config: Any, model: str) -> str:
     return str(getattr(doctor, "label", None) or getattr(doctor, "model", None) or model)
 
 
-async def _one(app: BedsideApp, engine: ModuleType, case: Case, config: Any, item: Any,
-               sink: EventSink, sem: asyncio.Semaphore) -> None:
-    """Run one consultation of an in-app batch; cancellation is stored, errors are shown."""
-    from core.events import ConsultationStarted
-
-    db = app.db
-    try:
-        async with sem:
-            if item.cancel_event.is_set():
-                raise asyncio.CancelledError
-            await engine.run_consultation(case, config, sink,
-                                          consultation_id=item.consultation_id,
-                                          run_id=item.run_id, cancel_event=item.cancel_event)
-    except asyncio.CancelledError:
-        if not db["consultations"].count_where("id = ?", [item.consultation_id]):
-            sink.emit(ConsultationStarted(consultation_id=item.consultation_id, case_id=case.id,
-                                          run_id=item.run_id, config={"doctor": item.doctor}))
-        mark_cancelled(db, item.consultation_id, sink)
-    except Exception as err:  # the engine records failures; the run goes on
-        app.show_error(err)
-    finally:
-        if item.cancel_event.is_set():
-            mark_cancelled(db, item.consultation_id, sink)
-
-
 async def run_batch_in_app(app: BedsideApp, cases: list[Case], models: list[str],
-                           concurrency: int, api_base: str | None = None) -> str:
-    """Run cases × models with bounded concurrency, each consultation individually cancellable."""
+                           concurrency: int, api_base: str | None = None, *,
+                           patient: str = "retrieval", examiner: str = "retrieval",
+                           one_step: bool = False) -> str:
+    """Run cases × doctors as a stored run, exactly as `bedside run` would (same stored
+    configuration, so `bedside run --resume` can finish it; status set however it ends),
+    streaming every event to the app's live registry. Each consultation is registered
+    before the batch starts and can be cancelled on its own (or all at once)."""
+    from core.batch import Job, JobControl
     from core.ids import new_id
-    from db.cases import save_cases
-    from db.consultations import Recorder
-    from db.runs import create_run, set_run_status
+    from db import batch_runs
     from tui.screens.live_model import LiveItem
 
     db, registry = app.db, app.live
-    engine = load_engine()
-    configs = [(m, model_config(engine, m, api_base)) for m in models]
-    save_cases(db, [c for c in cases if not db["cases"].count_where("id = ?", [c.id])])
-    run_id = create_run(db, config={"models": models, "cases": [c.id for c in cases],
-                                    "concurrency": concurrency}, provenance={"origin": "app"})
-    sink = FanOut(Recorder(db), registry)
-    sem = asyncio.Semaphore(concurrency)
-    tasks = []
-    for case in cases:
-        for model, config in configs:
-            item = registry.register(LiveItem(new_id("c-"), case.id, config_label(config, model),
-                                              run_id=run_id))
-            item.task = asyncio.create_task(_one(app, engine, case, config, item, sink, sem))
-            tasks.append(item.task)
-    results = await asyncio.gather(*tasks, return_exceptions=True)
-    cancelled = any(isinstance(r, asyncio.CancelledError) for r in results) or any(
-        registry.items[i].status == "cancelled" for i in registry.items
-        if registry.items[i].run_id == run_id)
-    set_run_status(db, run_id, "cancelled" if cancelled else "finished")
-    return run_id
+    configs = [model_config(m, api_base, patient, examiner) for m in models]
+    spec = batch_runs.create(db, cases, configs, concurrency=concurrency, one_step=one_step,
+                             origin="app")
+
+    def plan(job: Job) -> JobControl:
+        label = config_label(job.config, "")
+        item = registry.register(LiveItem(new_id("c-"), job.case.id,
+                                          label + (" [one-step]" if job.mode == "one_step"
+                                                   else ""), run_id=spec.run_id))
+        return JobControl(item.consultation_id, item.cancel_event)
+
+    await batch_runs.execute(db, spec, plan=plan, extra_sink=registry)
+    return spec.run_id

@@ -1,0 +1,157 @@
+"""`bedside run` killed (SIGKILL) or interrupted (SIGINT, SIGTERM) mid-run, then resumed, ends with the
+same consultations as a clean run: one row per (case, config) that is not superseded, the
+same outcomes, nothing finished redone, the interrupted attempts kept as superseded.
+
+Real processes, a real SQLite file and litellm talking HTTP to the local fake server.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.fake_openai_server import FakeOpenAIServer
+
+ROOT = Path(__file__).resolve().parents[1]
+WAIT = 120  # seconds allowed for a state to be reached (a loaded machine is slow)
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[FakeOpenAIServer]:
+    # Slow replies, so a consultation takes a few seconds and can be caught mid-way.
+    with FakeOpenAIServer(latency=0.25) as srv:
+        yield srv
+
+
+def _args(server: FakeOpenAIServer) -> list[str]:
+    return ["--limit", "6", "--concurrency", "3", "--doctor", "openai/fake-doctor",
+            "--patient", "openai/fake-patient", "--examiner", "openai/fake-examiner",
+            "--moderator", "exact,openai/fake-moderator", "--api-base", server.base_url,
+            "--timeout", "30", "--json"]
+
+
+def _bedside(tmp: Path, *args: str) -> subprocess.Popen[str]:
+    env = {**os.environ, "BEDSIDE_HOME": str(tmp), "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen([sys.executable, "-m", "tui.cli", "run", *args], cwd=ROOT,
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+
+
+def _finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
+    out, err = proc.communicate(timeout=WAIT)
+    return proc.returncode, out, err
+
+
+def _query(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    if not db.exists():
+        return []
+    conn = sqlite3.connect(db, timeout=30)
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError:  # tables not created yet
+        return []
+    finally:
+        conn.close()
+
+
+def _outcomes(db: Path) -> dict[tuple[str, str], tuple[Any, ...]]:
+    """(case, config_key) → (status, correct, doctor_turns, diagnosis, turns) of the one
+    row that is not superseded; fails if a pair has more than one."""
+    rows = _query(db, "SELECT c.case_id, c.config_key, c.status, c.correct, c.doctor_turns,"
+                      " c.diagnosis, (SELECT count(*) FROM turns t WHERE t.consultation_id"
+                      " = c.id) FROM consultations c WHERE c.status != 'superseded'")
+    out: dict[tuple[str, str], tuple[Any, ...]] = {}
+    for case_id, key, *rest in rows:
+        assert (case_id, key) not in out, f"two live rows for {(case_id, key)}"
+        out[(case_id, key)] = tuple(rest)
+    return out
+
+
+def _wait_mid_run(proc: subprocess.Popen[str], db: Path) -> None:
+    """Until at least one consultation finished and another is running."""
+    deadline = time.monotonic() + WAIT
+    while time.monotonic() < deadline:
+        assert proc.poll() is None, proc.communicate()
+        counts = dict(_query(db, "SELECT status, count(*) FROM consultations GROUP BY 1"))
+        if counts.get("finished", 0) >= 1 and counts.get("running", 0) >= 1:
+            return
+        time.sleep(0.05)
+    raise AssertionError("the run never reached the middle")
+
+
+@pytest.fixture(scope="module")
+def clean(server: FakeOpenAIServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    tmp = tmp_path_factory.mktemp("clean")
+    code, out, err = _finish(_bedside(tmp, "--db", str(tmp / "c.db"), *_args(server)))
+    assert code == 0, err
+    return {"outcomes": _outcomes(tmp / "c.db"), "results": json.loads(out)["results"]}
+
+
+def _interrupt_then_resume(server: FakeOpenAIServer, tmp: Path, sig: int) -> dict[str, Any]:
+    db = tmp / "k.db"
+    proc = _bedside(tmp, "--db", str(db), *_args(server))
+    _wait_mid_run(proc, db)
+    before = {cid: (status, n) for cid, status, n in _query(
+        db, "SELECT id, status, (SELECT count(*) FROM turns t WHERE t.consultation_id = c.id)"
+            " FROM consultations c")}
+    proc.send_signal(sig)
+    code, _, err = _finish(proc)
+    (run_id, run_status), = _query(db, "SELECT id, status FROM runs")
+    interrupted = dict(_query(db, "SELECT id, status FROM consultations WHERE status NOT IN"
+                                  " ('finished', 'failed')"))
+    code2, out2, err2 = _finish(_bedside(tmp, "--db", str(db), "--resume", run_id, "--json"))
+    assert code2 == 0, err2
+    return {"code": code, "err": err, "run_status": run_status, "before": before,
+            "interrupted": interrupted, "db": db, "run_id": run_id,
+            "results": json.loads(out2)["results"]}
+
+
+def _assert_same_as_clean(got: dict[str, Any], clean: dict[str, Any]) -> None:
+    db = got["db"]
+    assert _outcomes(db) == clean["outcomes"]
+    assert all(v[0] == "finished" for v in clean["outcomes"].values())
+    # Nothing finished before the interruption was redone or touched.
+    finished_before = {cid: n for cid, (s, n) in got["before"].items() if s == "finished"}
+    assert finished_before
+    now = {cid: (s, n) for cid, s, n in _query(
+        db, "SELECT id, status, (SELECT count(*) FROM turns t WHERE t.consultation_id = c.id)"
+            " FROM consultations c")}
+    for cid, n in finished_before.items():
+        assert now[cid] == ("finished", n)
+    # The interrupted attempts are kept, as superseded, and only they are.
+    superseded = {cid for cid, (s, _) in now.items() if s == "superseded"}
+    assert superseded == set(got["interrupted"]) and superseded
+    assert _query(db, "SELECT status FROM runs") == [("finished",)]
+    fields = ("finished", "failed", "n", "correct", "no_diagnosis")
+    assert [{k: r[k] for k in fields} for r in got["results"]] == \
+        [{k: r[k] for k in fields} for r in clean["results"]]
+
+
+def test_sigkill_then_resume_gives_the_clean_counts(server: FakeOpenAIServer, clean: dict,
+                                                     tmp_path: Path) -> None:
+    got = _interrupt_then_resume(server, tmp_path, signal.SIGKILL)
+    assert got["code"] == -signal.SIGKILL
+    assert got["run_status"] == "running"  # nothing could run after SIGKILL
+    assert set(got["interrupted"].values()) == {"running"}
+    _assert_same_as_clean(got, clean)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_sigint_or_sigterm_then_resume_gives_the_clean_counts(
+        server: FakeOpenAIServer, clean: dict, tmp_path: Path, sig: int) -> None:
+    got = _interrupt_then_resume(server, tmp_path, sig)
+    assert got["code"] == 130 and "--resume " + got["run_id"] in got["err"]
+    assert "Traceback" not in got["err"]
+    assert got["run_status"] == "interrupted"  # set in a finally, not left 'running'
+    assert set(got["interrupted"].values()) == {"cancelled"}
+    _assert_same_as_clean(got, clean)
