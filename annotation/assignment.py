@@ -29,13 +29,30 @@ def _matches(value: str | None, patterns: list[str]) -> bool:
     return any(fnmatchcase(low, p.lower()) for p in patterns)
 
 
+def source_names(case_source: str | None, origin: str | None) -> list[str]:
+    """Every name a transcript's source can be selected by.
+
+    The case's source ('bedside', 'agentclinic', ... or 'imported' for the stand-in case
+    of an imported dialogue) and, for imports, the format the transcript came in
+    ('import:aihospital-dialog' → 'aihospital-dialog') and its family ('aihospital'), so
+    that `sources: [aihospital]` also finds AI Hospital dialogue histories.
+    """
+    names = [case_source or ""]
+    if origin and origin.startswith("import:"):
+        fmt = origin.removeprefix("import:")
+        names += [origin, fmt, fmt.split("-")[0]]
+    return names
+
+
 def select_consultations(db: Database, sel: Selection, seed: int = 0) -> list[str]:
     """Ids of finished consultations matching the selection (a seeded sample if asked)."""
     rows = db.query(
-        "SELECT c.id, c.case_id, c.doctor, c.end_reason, c.run_id, k.source FROM consultations c"
-        " LEFT JOIN cases k ON k.id = c.case_id WHERE c.status = 'finished' ORDER BY c.id")
+        "SELECT c.id, c.case_id, c.doctor, c.end_reason, c.run_id, c.origin, k.source"
+        " FROM consultations c LEFT JOIN cases k ON k.id = c.case_id"
+        " WHERE c.status = 'finished' ORDER BY c.id")
     chosen = [r["id"] for r in rows
-              if _matches(r["source"], sel.sources) and _matches(r["doctor"], sel.models)
+              if any(_matches(n, sel.sources) for n in source_names(r["source"], r["origin"]))
+              and _matches(r["doctor"], sel.models)
               and _matches(r["case_id"], sel.cases) and _matches(r["end_reason"], sel.end_reasons)
               and _matches(r["run_id"], sel.runs) and _matches(r["id"], sel.consultations)]
     if not chosen:

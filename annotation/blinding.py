@@ -9,9 +9,12 @@ Never shown: who played the doctor (model or human), per-turn model names, usage
 raw requests, the batch configuration, run ids, the verdict, whether the diagnosis was
 correct, moderator and system turns, the case id and title (ids such as
 'card-001-inferior-stemi' name the diagnosis), and other raters' ratings. The correct
-diagnosis is added only when the study sets `show_truth`.
+diagnosis is added only when the study sets `show_truth`. Imported dialogues whose case is a
+stand-in (`Case.placeholder`) have no case record to show.
 
-`BlindItem` is all the rating screen and the judge prompt are given.
+`BlindItem` (one transcript) and `RaterView` (the study as a rater may know it: name,
+instructions, rubric, show_truth — not the selection, which names models and runs, nor the
+list of raters) are all the rating screen and the judge prompt are given.
 
 Must not import: tui, textual, rich, litellm.
 """
@@ -23,12 +26,27 @@ from typing import Any
 from pydantic import BaseModel, Field
 from sqlite_utils import Database
 
-from annotation.study import Rubric, RubricItem
+from annotation.study import Rubric, RubricItem, StudyDefinition
 from core.case import Case
 from core.errors import NotFoundError
 from core.transcript import Transcript
 
 VISIBLE_ROLES = ("doctor", "patient", "examiner")
+
+
+class RaterView(BaseModel):
+    """What a rater may know about the study itself."""
+
+    study: str = Field(description="The study's name.")
+    instructions: str = Field(description="Shown before the first item and on request.")
+    rubric: Rubric = Field(description="The questions (the study's or the default rubric).")
+    show_truth: bool = Field(description="Whether the correct diagnosis is shown.")
+
+
+def rater_view(definition: StudyDefinition) -> RaterView:
+    """The rater-safe part of a study definition."""
+    return RaterView(study=definition.name, instructions=definition.instructions,
+                     rubric=definition.effective_rubric(), show_truth=definition.show_truth)
 
 
 class BlindTurn(BaseModel):
@@ -56,7 +74,8 @@ class BlindItem(BaseModel):
     position: int = Field(description="0-based position in the rater's order.")
     calibration: bool = Field(description="A calibration transcript everyone rates.")
     turns: list[BlindTurn] = Field(description="Visible turns, in order.")
-    reference: CaseReference | None = Field(None, description="Case record, if available.")
+    reference: CaseReference | None = Field(
+        None, description="Case record; None when not available (e.g. imported dialogues).")
 
 
 def blind_turns(t: Transcript) -> list[BlindTurn]:
@@ -96,11 +115,13 @@ def blind_item(db: Database, assignment: dict[str, Any], show_truth: bool = Fals
     from db.consultations import get_transcript
 
     transcript = get_transcript(db, assignment["consultation_id"])
+    reference: CaseReference | None = None
     try:
-        reference: CaseReference | None = case_reference(get_case(db, transcript.case_id),
-                                                         show_truth)
+        case = get_case(db, transcript.case_id)
     except NotFoundError:
-        reference = None
+        case = None
+    if case is not None and not case.placeholder:
+        reference = case_reference(case, show_truth)
     return BlindItem(assignment_id=assignment["id"], position=assignment["position"],
                      calibration=bool(assignment["calibration"]),
                      turns=blind_turns(transcript), reference=reference)
@@ -118,3 +139,11 @@ def missing_required(rubric: Rubric, turns: list[BlindTurn],
     """Required units that have no value yet."""
     return [(item, idx) for item, idx in rating_units(rubric, turns)
             if item.required and values.get((item.id, idx)) in (None, "")]
+
+
+def transcript_units(db: Database, consultation_id: str, rubric: Rubric) -> set[tuple[str, int]]:
+    """Every (item id, turn index) a rater of this transcript answers (-1: whole transcript)."""
+    from db.consultations import get_transcript
+
+    turns = blind_turns(get_transcript(db, consultation_id))
+    return {(item.id, idx) for item, idx in rating_units(rubric, turns)}

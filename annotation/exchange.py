@@ -1,10 +1,20 @@
 """Export ratings to CSV / JSONL in long format, and import them back.
 
-One row per rated unit: study, consultation, item (rubric item id), unit ('transcript' or
-'turn:N'), rater, rater_kind, value, comment, created_at, updated_at. A `consultation`
-column is added to the issue's list because a row is meaningless without its transcript.
-Import validates every row first (one-line errors naming file and line) and then writes the
-whole file in one transaction: all or nothing.
+One row per answered unit: study, consultation, item (rubric item id), unit ('transcript'
+or 'turn:N'), rater, rater_kind, value, comment, created_at, updated_at (ISO-8601 UTC), then
+the assignment's status ('done', 'pending', 'skipped') and skip_reason, and for judges the
+settings that are their identity (judge_model, judge_params, judge_prompt_hash). A skipped
+transcript with no answers is one row with an empty item. A `consultation` column is added to
+the issue's list because a row is meaningless without its transcript.
+
+Import reads CSV (a UTF-8 byte-order mark, as Excel writes, is fine; the first ten columns
+are required, the others optional) or JSON Lines (numbers are accepted as values). Every
+row is checked first — one-line errors naming file, line and field — and then the whole
+file is written in one transaction: all or nothing. A row is refused when its unit is not a
+rating unit of that transcript for that item, or its rater_kind (or judge settings) differ
+from the stored rater's. A stored answer changed at the same time or later than the file's
+is kept unless `replace`; rows with neither value nor comment are skipped; both are reported.
+An assignment is marked done once the imported answers cover its required units.
 
 Must not import: tui, textual, rich, litellm.
 """
@@ -15,66 +25,130 @@ import csv
 import io
 import json
 import re
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 from sqlite_utils import Database
 
 from annotation.assignment import load_definition
+from annotation.blinding import transcript_units
+from annotation.study import Rubric
 from core.errors import BedsideError, InputError
 from db import studies
+from db.jsoncol import loads
 
-COLUMNS = ("study", "consultation", "item", "unit", "rater", "rater_kind", "value", "comment",
-           "created_at", "updated_at")
+REQUIRED = ("study", "consultation", "item", "unit", "rater", "rater_kind", "value",
+            "comment", "created_at", "updated_at")
+COLUMNS = (*REQUIRED, "status", "skip_reason", "judge_model", "judge_params",
+           "judge_prompt_hash")
 _UNIT = re.compile(r"^(transcript|turn:\d+)$")
+NO_REASON = "(skipped; no reason given)"
+
+
+def _utc(value: Any) -> str:
+    """An ISO-8601 time with a zone, normalised to the project's UTC form (ms, 'Z')."""
+    example = "an ISO-8601 UTC time such as 2025-01-31T09:30:00Z"
+    try:
+        when = datetime.fromisoformat(str(value).strip())
+    except ValueError:
+        raise ValueError(f"'{value}' is not {example}") from None
+    if when.tzinfo is None:
+        raise ValueError(f"'{value}' has no time zone; expected {example}")
+    return when.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
 class ExchangeRow(BaseModel):
-    """One rating in long format."""
+    """One rating (or one skip) in long format."""
 
     model_config = ConfigDict(extra="forbid")
 
     study: str = Field(min_length=1, description="Study name.")
     consultation: str = Field(min_length=1, description="Consultation (transcript) id.")
-    item: str = Field(min_length=1, description="Rubric item id.")
+    item: str | None = Field(None, description="Rubric item id; empty on a skip row.")
     unit: str = Field(pattern=_UNIT.pattern, description="'transcript' or 'turn:N'.")
     rater: str = Field(min_length=1, description="Rater name.")
     rater_kind: Literal["human", "judge"] = Field(description="Human or LLM judge.")
     value: str | None = Field(None, description="The answer as stored text.")
     comment: str | None = Field(None, description="The rater's comment on this unit.")
-    created_at: str = Field(min_length=1, description="ISO UTC time first rated.")
-    updated_at: str = Field(min_length=1, description="ISO UTC time last changed.")
+    created_at: str = Field(description="ISO-8601 UTC time first rated.")
+    updated_at: str = Field(description="ISO-8601 UTC time last changed.")
+    status: Literal["done", "pending", "skipped"] | None = Field(
+        None, description="The rater's assignment status when exported.")
+    skip_reason: str | None = Field(None, description="Why the rater skipped the transcript.")
+    judge_model: str | None = Field(None, description="Judges: the model string.")
+    judge_params: dict[str, Any] | None = Field(None, description="Judges: sampling parameters.")
+    judge_prompt_hash: str | None = Field(None, description="Judges: hash of the fixed prompt.")
+
+    @field_validator("created_at", "updated_at", mode="before")
+    @classmethod
+    def _time(cls, value: Any) -> str:
+        return _utc(value)
+
+    @field_validator("value", mode="before")
+    @classmethod
+    def _number_as_text(cls, value: Any) -> Any:
+        # JSON Lines written by other tools carry scores as numbers (7, 7.0).
+        if isinstance(value, bool):
+            raise ValueError("expected text or a number, not true/false")
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        return str(value) if isinstance(value, int | float) else value
+
+    @field_validator("judge_params", mode="before")
+    @classmethod
+    def _params(cls, value: Any) -> Any:
+        return loads(value) if isinstance(value, str) else value
 
     @property
     def turn_idx(self) -> int:
         """-1 for the transcript, else the turn index."""
         return -1 if self.unit == "transcript" else int(self.unit.split(":")[1])
 
+    @property
+    def is_skip(self) -> bool:
+        """A row that records only that the rater skipped the transcript."""
+        return self.item is None
+
+
+# -- export -------------------------------------------------------------------------------
+
+def _out(study: str, r: dict[str, Any], **unit: Any) -> dict[str, Any]:
+    judge = r["rater_kind"] == "judge"
+    return {"study": study, "consultation": r["consultation_id"], **unit,
+            "rater": r["rater"], "rater_kind": r["rater_kind"],
+            "status": r["status"], "skip_reason": r["skip_reason"],
+            "judge_model": r["judge_model"] if judge else None,
+            "judge_params": loads(r["judge_params"]) if judge else None,
+            "judge_prompt_hash": r["judge_prompt_hash"] if judge else None}
+
 
 def export_rows(db: Database, study: str) -> list[dict[str, Any]]:
-    """Every rating of a study in long format, by rater, transcript, item, unit."""
+    """Every rating of a study in long format (by rater, transcript, item, unit), then one
+    row per skipped transcript that has no answers."""
     row = studies.get_study(db, study)
     out = []
-    for r in db.query(
-            "SELECT r.name AS rater, r.kind AS rater_kind, g.* FROM ratings g JOIN raters r"
-            " ON r.id = g.rater_id WHERE g.study_id = ? AND (g.value IS NOT NULL OR"
-            " g.comment IS NOT NULL) ORDER BY r.name, g.consultation_id, g.item, g.turn_idx",
-            [row["id"]]):
+    for r in studies.study_ratings(db, row["id"]):
         unit = "transcript" if r["turn_idx"] < 0 else f"turn:{r['turn_idx']}"
-        out.append({"study": row["name"], "consultation": r["consultation_id"],
-                    "item": r["item"], "unit": unit, "rater": r["rater"],
-                    "rater_kind": r["rater_kind"], "value": r["value"], "comment": r["comment"],
-                    "created_at": r["created_at"], "updated_at": r["updated_at"]})
-    return out
+        out.append(_out(row["name"], r, item=r["item"], unit=unit, value=r["value"],
+                        comment=r["comment"], created_at=r["created_at"],
+                        updated_at=r["updated_at"]))
+    for r in studies.unrated_skips(db, row["id"]):
+        out.append(_out(row["name"], r, item=None, unit="transcript", value=None,
+                        comment=None, created_at=r["updated_at"], updated_at=r["updated_at"]))
+    return [{k: r[k] for k in COLUMNS} for r in out]
 
 
 def to_csv(rows: list[dict[str, Any]]) -> str:
-    """Rows as CSV text with a header (NULL → empty cell)."""
+    """Rows as CSV text with a header (NULL → empty cell, judge_params as JSON)."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
-    writer.writerows({k: ("" if v is None else v) for k, v in r.items()} for r in rows)
+    for r in rows:
+        writer.writerow({k: ("" if v is None else json.dumps(v, sort_keys=True)
+                             if isinstance(v, dict) else v) for k, v in r.items()})
     return buf.getvalue()
 
 
@@ -83,87 +157,233 @@ def to_jsonl(rows: list[dict[str, Any]]) -> str:
     return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
 
 
-def _read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """(line number, raw dict) for every data row of a CSV or JSONL file."""
+# -- reading -------------------------------------------------------------------------------
+
+def _read_jsonl(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as err:
+            raise InputError(f"not valid JSON ({err.msg})", path=str(path), line=n) from None
+        if not isinstance(data, dict):
+            raise InputError("expected a JSON object", path=str(path), line=n)
+        out.append((n, data))
+    return out
+
+
+def _read_csv(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
+    reader = csv.DictReader(io.StringIO(text))
+    header = [h.strip() for h in reader.fieldnames or []]
+    missing = [c for c in REQUIRED if c not in header]
+    unknown = [c for c in header if c not in COLUMNS]
+    if missing or unknown:
+        what = f"missing column '{missing[0]}'" if missing else f"unknown column '{unknown[0]}'"
+        raise InputError(f"{what}; the header is {','.join(REQUIRED)} (then optionally "
+                         f"{','.join(COLUMNS[len(REQUIRED):])})", path=str(path), line=1)
+    reader.fieldnames = header
+    out, start = [], reader.line_num + 1
+    for r in reader:
+        if None in r:
+            raise InputError("more cells than columns", path=str(path), line=start)
+        out.append((start, {k: (v if v != "" else None) for k, v in r.items()}))
+        start = reader.line_num + 1  # a quoted cell may span lines: report the first one
+    return out
+
+
+def read_rows(path: Path) -> list[tuple[int, ExchangeRow]]:
+    """(line, row) for every data row of a CSV or JSONL file; InputError on the first bad one."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # -sig: drop Excel's byte-order mark
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(f"cannot read ({err.__class__.__name__})", path=str(path)) from None
-    if path.suffix in (".jsonl", ".ndjson", ".json"):
-        out = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise InputError(f"not valid JSON ({err.msg})", path=str(path), line=n) from None
-            if not isinstance(data, dict):
-                raise InputError("expected a JSON object", path=str(path), line=n)
-            out.append((n, data))
-        return out
-    reader = csv.DictReader(io.StringIO(text))
-    if reader.fieldnames is None or set(reader.fieldnames) != set(COLUMNS):
-        raise InputError(f"the header must be: {','.join(COLUMNS)}", path=str(path), line=1)
-    return [(reader.line_num, {k: (v if v != "" else None) for k, v in r.items()})
-            for r in reader]
-
-
-def _parse(path: Path) -> list[tuple[int, ExchangeRow]]:
+    raw = (_read_jsonl(path, text) if path.suffix in (".jsonl", ".ndjson", ".json")
+           else _read_csv(path, text))
     out = []
-    for n, data in _read_rows(path):
+    for n, data in raw:
         try:
             out.append((n, ExchangeRow.model_validate(data)))
         except ValidationError as err:
             first = err.errors()[0]
-            field = ".".join(str(p) for p in first["loc"]) or None
-            raise InputError(first["msg"], path=str(path), line=n, field=field) from None
+            where = ".".join(str(p) for p in first["loc"]) or None
+            raise InputError(first["msg"].removeprefix("Value error, "), path=str(path),
+                             line=n, field=where) from None
     return out
 
 
-def _check(db: Database, row: ExchangeRow, cache: dict[str, Any]) -> tuple[str, str | None]:
-    """(study id, normalised value); raises BedsideError when the row does not fit."""
-    if row.study not in cache:
-        study = studies.get_study(db, row.study)
-        cache[row.study] = (study["id"], load_definition(study).effective_rubric(),
-                            set(studies.study_consultations(db, study["id"])))
-    study_id, rubric, members = cache[row.study]
-    item = rubric.item(row.item)
-    if item is None:
-        raise InputError(f"'{row.item}' is not an item of study '{row.study}'", field="item")
-    if row.consultation not in members:
-        raise InputError(f"'{row.consultation}' is not in study '{row.study}'",
-                         field="consultation")
-    if (item.unit == "transcript") != (row.turn_idx < 0):
-        raise InputError(f"item '{item.id}' is rated per {item.unit}", field="unit")
-    value = None if row.value is None else item.accepts(row.value)
-    if row.value is not None and value is None:
-        raise InputError(f"'{row.value}' is not a valid answer to '{item.id}'", field="value")
-    return study_id, value
+# -- checking ------------------------------------------------------------------------------
+
+@dataclass
+class _Study:
+    id: str
+    rubric: Rubric
+    members: set[str]
+    units: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
 
 
-def import_file(db: Database, path: Path | str) -> int:
-    """Validate a CSV/JSONL export, then write it in one transaction; returns rows read."""
+@dataclass
+class _Checked:
+    line: int
+    row: ExchangeRow
+    study: _Study
+    value: str | None
+
+
+class _Checker:
+    """Checks rows against the database; remembers studies, transcripts and raters."""
+
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.studies: dict[str, _Study] = {}
+        self.kinds: dict[str, tuple[str, Any]] = {}  # rater → (kind, judge settings)
+        self.seen: dict[tuple[Any, ...], int] = {}
+
+    def study(self, name: str) -> _Study:
+        """The study called `name` (NotFoundError if there is none), loaded once."""
+        if name not in self.studies:
+            s = studies.get_study(self.db, name)
+            self.studies[name] = _Study(s["id"], load_definition(s).effective_rubric(),
+                                        set(studies.study_consultations(self.db, s["id"])))
+        return self.studies[name]
+
+    def rater(self, row: ExchangeRow) -> None:
+        """Refuse a row whose rater_kind or judge settings differ from the stored rater's
+        (or from an earlier row of the file, for a rater not stored yet)."""
+        settings = ((row.judge_model, row.judge_params, row.judge_prompt_hash)
+                    if row.judge_model else None)
+        if row.rater not in self.kinds:
+            stored = list(self.db["raters"].rows_where("name = ?", [row.rater]))
+            self.kinds[row.rater] = ((stored[0]["kind"], (stored[0]["model"],
+                                      loads(stored[0]["params"]), stored[0]["prompt_hash"]))
+                                     if stored else (row.rater_kind, settings))
+        kind, known = self.kinds[row.rater]
+        if kind != row.rater_kind:
+            raise InputError(f"rater '{row.rater}' is a {kind} rater, not a {row.rater_kind}",
+                             field="rater_kind")
+        if kind == "judge" and settings is not None and known not in (None, settings):
+            raise InputError(f"judge '{row.rater}' has other settings (model, parameters or "
+                             "prompt hash) than stored", field="judge_model")
+
+    def check(self, line: int, row: ExchangeRow) -> _Checked:
+        """Check one row; InputError (with the field) when it does not fit the database."""
+        st = self.study(row.study)
+        if row.consultation not in st.members:
+            raise InputError(f"'{row.consultation}' is not in study '{row.study}'",
+                             field="consultation")
+        self.rater(row)
+        key = (row.study, row.rater, row.consultation, row.item, row.unit)
+        if key in self.seen:
+            raise InputError(f"the same rating as line {self.seen[key]}", field="unit")
+        self.seen[key] = line
+        if row.is_skip:
+            if row.status != "skipped" or row.unit != "transcript" or row.value or row.comment:
+                raise InputError("an empty item is only allowed on a skip row (status "
+                                 "'skipped', unit 'transcript', no value)", field="item")
+            return _Checked(line, row, st, None)
+        return _Checked(line, row, st, self._value(st, row))
+
+    def _value(self, st: _Study, row: ExchangeRow) -> str | None:
+        item = st.rubric.item(str(row.item))
+        if item is None:
+            raise InputError(f"'{row.item}' is not an item of study '{row.study}'", field="item")
+        if (item.unit == "transcript") != (row.turn_idx < 0):
+            raise InputError(f"item '{item.id}' is rated per {item.unit}", field="unit")
+        if row.consultation not in st.units:
+            st.units[row.consultation] = transcript_units(self.db, row.consultation, st.rubric)
+        if (item.id, row.turn_idx) not in st.units[row.consultation]:
+            raise InputError(f"{row.unit} of '{row.consultation}' is not rated for "
+                             f"'{item.id}' (no such turn, or a turn of another role or kind)",
+                             field="unit")
+        value = None if row.value is None else item.accepts(row.value)
+        if row.value is not None and value is None:
+            raise InputError(f"'{row.value}' is not a valid answer to '{item.id}'", field="value")
+        return value
+
+
+# -- importing ------------------------------------------------------------------------------
+
+@dataclass
+class ImportSummary:
+    """What an import did; `kept` and `empty` are (line, reason) notes for the user."""
+
+    read: int = 0
+    new: int = 0
+    updated: int = 0
+    same: int = 0
+    marked_done: int = 0
+    marked_skipped: int = 0
+    kept: list[tuple[int, str]] = field(default_factory=list)
+    empty: list[int] = field(default_factory=list)
+
+
+def _assignment(db: Database, c: _Checked) -> dict[str, Any]:
+    row = c.row
+    settings = ({"model": row.judge_model, "params": row.judge_params,
+                 "prompt_hash": row.judge_prompt_hash} if row.judge_model else {})
+    rater_id = studies.ensure_rater(db, row.rater, row.rater_kind, **settings)
+    a = studies.find_assignment(db, c.study.id, rater_id, row.consultation)
+    if a is None:
+        studies.add_assignments(db, c.study.id, rater_id, [(row.consultation, False)])
+        a = studies.find_assignment(db, c.study.id, rater_id, row.consultation)
+    assert a is not None
+    return a
+
+
+def _settle(db: Database, a: dict[str, Any], rows: list[_Checked], replace: bool,
+            summary: ImportSummary) -> None:
+    """Mark an assignment skipped (a skip row) or done (required units answered)."""
+    a = studies.get_assignment(db, a["id"])
+    skip = next((c.row for c in rows if c.row.status == "skipped"), None)
+    if skip is not None and (a["status"] == studies.PENDING or replace):
+        studies.set_status(db, a["id"], studies.SKIPPED, skip.skip_reason or NO_REASON,
+                           at=skip.updated_at)
+        if a["status"] != studies.SKIPPED:
+            summary.marked_skipped += 1
+        return
+    if a["status"] != studies.PENDING:
+        return
+    study = rows[0].study
+    required = {(i, t) for i, t in study.units.get(a["consultation_id"], set())
+                if (item := study.rubric.item(i)) is not None and item.required}
+    answered = {u for u, (v, _) in studies.assignment_ratings(db, a["id"]).items()
+                if v is not None}
+    if answered and required <= answered:
+        studies.set_status(db, a["id"], studies.DONE)
+        summary.marked_done += 1
+
+
+def import_file(db: Database, path: Path | str, *, replace: bool = False) -> ImportSummary:
+    """Check a CSV/JSONL export whole, then write it in one transaction."""
     p = Path(path)
-    rows = _parse(p)
-    cache: dict[str, Any] = {}
-    checked = []
-    for n, row in rows:
+    checker, checked, summary = _Checker(db), [], ImportSummary()
+    for n, row in read_rows(p):
+        summary.read += 1
         try:
-            checked.append((row, *_check(db, row, cache)))
+            c = checker.check(n, row)
         except InputError as err:
             raise InputError(err.reason, path=str(p), line=n, field=err.field) from None
         except BedsideError as err:
             raise InputError(str(err), path=str(p), line=n) from None
+        if not c.row.is_skip and c.value is None and c.row.comment is None:
+            summary.empty.append(n)
+        else:
+            checked.append(c)
+    groups: dict[str, tuple[dict[str, Any], list[_Checked]]] = {}
     with studies.write(db):
-        for row, study_id, value in checked:
-            rater_id = studies.ensure_rater(db, row.rater, row.rater_kind)
-            a = studies.find_assignment(db, study_id, rater_id, row.consultation)
-            if a is None:
-                studies.add_assignments(db, study_id, rater_id, [(row.consultation, False)])
-                a = studies.find_assignment(db, study_id, rater_id, row.consultation)
-                assert a is not None
-                studies.set_status(db, a["id"], studies.DONE)
-            studies.import_rating(db, a["id"], (row.item, row.turn_idx), (value, row.comment),
-                                  row.created_at, row.updated_at)
-    return len(checked)
+        for c in checked:
+            a = _assignment(db, c)
+            groups.setdefault(a["id"], (a, []))[1].append(c)
+            if c.row.is_skip:
+                continue
+            outcome = studies.import_rating(db, a["id"], (str(c.row.item), c.row.turn_idx),
+                                            (c.value, c.row.comment), c.row.created_at,
+                                            c.row.updated_at, replace=replace)
+            if outcome == "kept":
+                summary.kept.append((c.line, "the stored answer is as new or newer"))
+            else:
+                setattr(summary, outcome, getattr(summary, outcome) + 1)
+        for a, rows in groups.values():
+            _settle(db, a, rows, replace, summary)
+    return summary

@@ -2,10 +2,15 @@
 
 One structured call per transcript, given exactly the blinded item a human rater sees. The
 answer must be a JSON object; it is parsed and validated against the rubric, retried when
-unusable, and recorded as failed in `judge_calls` after the last attempt. Ratings are stored
-as a rater of kind "judge" (named `judge:MODEL`) with the model, its parameters and the
-prompt hash. Models are reached only through the `Complete` callable the caller injects
-(the CLI wires `core/llm.py`); this module never imports a model library.
+unusable, and recorded as failed in `judge_calls` after the last attempt.
+
+A judge's identity is its settings: the rater is `judge:MODEL#H`, where H hashes the model,
+the sampling parameters and the prompt hash, and the rater row keeps all three. Running the
+same model at another temperature, or after the rubric or instructions changed, makes a new
+rater, so ratings are never relabelled with settings they were not made with; running with
+the same settings resumes where the last run stopped. Models are reached only through the
+`Complete` callable the caller injects (the CLI wires `core/llm.py`); this module never
+imports a model library.
 
 Must not import: tui, textual, rich, litellm.
 """
@@ -38,6 +43,13 @@ FORMAT = (
     "Scales take an integer, choices one of the listed options, text items a string. "
     "Rate per-turn items for every turn marked with them."
 )
+
+
+def judge_name(model: str, params: dict[str, Any], phash: str) -> str:
+    """`judge:MODEL#H`: H is a short hash of the model, its parameters and the prompt hash."""
+    body = json.dumps({"model": model, "params": params, "prompt_hash": phash},
+                      sort_keys=True, separators=(",", ":"))
+    return f"judge:{model}#{hashlib.sha256(body.encode()).hexdigest()[:8]}"
 
 
 class JudgeAnswer(BaseModel):
@@ -78,7 +90,10 @@ def prompt_hash(definition: StudyDefinition) -> str:
 def user_prompt(item: BlindItem, rubric: Rubric) -> str:
     """The blinded transcript (turn numbers, roles, text) and the case record."""
     parts = []
-    if item.reference is not None:
+    if item.reference is None:
+        parts.append("CASE RECORD: not available for this transcript; rate honesty and "
+                     "examiner accuracy from the transcript alone, or answer n/a where offered.")
+    else:
         parts.append(f"CASE RECORD (patient):\n{item.reference.patient}\n\n"
                      f"CASE RECORD (stored findings and results):\n{item.reference.findings}")
         if item.reference.truth:
@@ -100,10 +115,24 @@ def _json_text(raw: str) -> str:
     return raw[start:end + 1] if start >= 0 and end > start else raw
 
 
+def _shape(data: Any, rubric: Rubric) -> Any:
+    """Tolerate common near-misses: per-transcript items at the top level, and turn keys
+    written 'turn 4', 'turn:4' or '#4'."""
+    if not isinstance(data, dict):
+        return data
+    if not {"transcript", "turns"} & data.keys() and data.keys() & {i.id for i in rubric.items}:
+        data = {"transcript": data}
+    turns = data.get("turns")
+    if isinstance(turns, dict):
+        data = {**data, "turns": {re.sub(r"^\s*(?:turn\s*[:#]?|#)\s*", "", str(k), flags=re.I): v
+                                  for k, v in turns.items()}}
+    return data
+
+
 def parse_answer(raw: str, rubric: Rubric, item: BlindItem) -> dict[tuple[str, int], str]:
     """Validate an answer against the rubric; ValueError says what is wrong."""
     try:
-        answer = JudgeAnswer.model_validate(json.loads(_json_text(raw)))
+        answer = JudgeAnswer.model_validate(_shape(json.loads(_json_text(raw)), rubric))
     except (json.JSONDecodeError, ValidationError) as err:
         raise ValueError(f"not the expected JSON object ({str(err).splitlines()[0]})") from None
     given = {(k, -1): v for k, v in answer.transcript.items()}
@@ -136,6 +165,18 @@ class JudgeSummary:
     already: int = 0
 
 
+@dataclass
+class JudgeStep:
+    """One transcript done, for progress lines: position, outcome and why it failed."""
+
+    done: int
+    total: int
+    consultation_id: str
+    status: str
+    attempts: int
+    error: str | None = None
+
+
 async def _rate_one(complete: Complete, messages: list[dict[str, str]], params: dict[str, Any],
                     rubric: Rubric, item: BlindItem, attempts: int) -> tuple[Any, int, str, str]:
     """(values or None, attempts used, last raw answer, last error)."""
@@ -155,20 +196,34 @@ async def _rate_one(complete: Complete, messages: list[dict[str, str]], params: 
     return None, attempts, raw, error
 
 
-async def run_judge(db: Database, study: str, model: str, complete: Complete, *,
-                    params: dict[str, Any] | None = None, attempts: int = 3) -> JudgeSummary:
-    """Rate every transcript of a study not yet rated by `judge:MODEL`; resumable."""
-    row = studies.get_study(db, study)
-    definition = load_definition(row)
-    rubric, phash, params = definition.effective_rubric(), prompt_hash(definition), params or {}
-    name = f"judge:{model}"
+def _judge_rater(db: Database, study_id: str, definition: StudyDefinition, model: str,
+                 params: dict[str, Any]) -> tuple[str, str, str]:
+    """(rater id, rater name, prompt hash) of the judge with these settings, assigned to
+    every transcript of the study."""
+    phash = prompt_hash(definition)
+    name = judge_name(model, params, phash)
     rater_id = studies.ensure_rater(db, name, "judge", model=model, params=params,
                                     prompt_hash=phash)
-    studies.add_assignments(db, row["id"], rater_id,
-                            [(c, False) for c in studies.study_consultations(db, row["id"])])
+    studies.add_assignments(db, study_id, rater_id,
+                            [(c, False) for c in studies.study_consultations(db, study_id)])
+    return rater_id, name, phash
+
+
+async def run_judge(db: Database, study: str, model: str, complete: Complete, *,
+                    params: dict[str, Any] | None = None, attempts: int = 3,
+                    on_step: Callable[[JudgeStep], None] | None = None) -> JudgeSummary:
+    """Rate every transcript of a study not yet rated by this judge; resumable.
+
+    `on_step` is called after each transcript (the CLI prints a progress line).
+    """
+    row = studies.get_study(db, study)
+    definition = load_definition(row)
+    rubric, params = definition.effective_rubric(), params or {}
+    rater_id, name, phash = _judge_rater(db, row["id"], definition, model, params)
     summary = JudgeSummary(name)
     system = {"role": "system", "content": system_prompt(definition)}
-    for a in studies.assignments(db, row["id"], rater_id):
+    todo = studies.assignments(db, row["id"], rater_id)
+    for n, a in enumerate(todo, 1):
         if a["status"] != studies.PENDING:
             summary.already += 1
             continue
@@ -183,7 +238,9 @@ async def run_judge(db: Database, study: str, model: str, complete: Complete, *,
                                   prompt_hash=phash, params={"model": model, **params})
         if values is None:
             summary.failed += 1
-            continue
-        studies.save_ratings(db, a["id"], {u: (v, None) for u, v in values.items()})
-        summary.rated += 1
+        else:
+            studies.save_ratings(db, a["id"], {u: (v, None) for u, v in values.items()})
+            summary.rated += 1
+        if on_step is not None:
+            on_step(JudgeStep(n, len(todo), a["consultation_id"], status, used, error or None))
     return summary

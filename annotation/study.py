@@ -1,7 +1,10 @@
 """Study definitions: which transcripts, the instructions, the rubric, overlap and blinding.
 
 A study is data: a TOML or YAML file (or the app's form) validated into `StudyDefinition`.
-Errors name the file, the line (exact for YAML, best effort for TOML) and the field.
+Errors name the file, the line (exact for YAML; for TOML the key's line, found by searching
+the text, with rubric items found by their `[[rubric.items]]` header or their id) and the
+field. YAML is read with YAML 1.2 booleans (only true/false), so `options: [yes, no]` stays
+text instead of becoming two booleans.
 
 Must not import: tui, textual, rich, litellm.
 """
@@ -21,6 +24,10 @@ from core.errors import InputError
 ItemKind = Literal["scale", "choice", "text"]
 Unit = Literal["transcript", "turn"]
 TURN_ROLES = ("doctor", "patient", "examiner")
+# The turn kinds the engine and the importers write (see `core.transcript.Turn.kind`); a
+# per-turn item restricted to a kind outside this list would silently match no turn.
+TURN_KINDS = ("question", "test_request", "diagnosis", "answer", "result", "refusal",
+              "report", "message")
 
 
 class _Model(BaseModel):
@@ -56,10 +63,26 @@ class RubricItem(_Model):
                 raise ValueError(f"anchor {bad[0]} lies outside {self.min}..{self.max}")
         if self.kind == "choice" and not 2 <= len(self.options) <= 9:
             raise ValueError("a choice needs between 2 and 9 options")
+        # Keys that mean nothing for this kind or unit would be silently ignored: refuse them.
+        # (Judged by value, not by presence, so that stored definitions, which spell every
+        # default out, still load.)
+        ignored = {"scale": ("options",), "choice": ("min", "max", "anchors"),
+                   "text": ("min", "max", "anchors", "options")}[self.kind]
+        if self.unit == "transcript":
+            ignored += ("roles", "turn_kinds")
+        defaults = {"min": 1, "max": 10}
+        given = [k for k in ignored
+                 if (getattr(self, k) != defaults[k] if k in defaults else bool(getattr(self, k)))]
+        if given:
+            raise ValueError(f"'{given[0]}' does not apply to a {self.kind} item rated per "
+                             f"{self.unit}")
         if self.unit == "turn" and not self.roles:
             raise ValueError("a per-turn item needs 'roles' (doctor, patient, examiner)")
         if self.unit == "turn" and self.kind == "text":
             raise ValueError("per-turn items must be 'scale' or 'choice'")
+        unknown = [k for k in self.turn_kinds if k not in TURN_KINDS]
+        if unknown:
+            raise ValueError(f"unknown turn kind '{unknown[0]}' (one of {', '.join(TURN_KINDS)})")
         return self
 
     def accepts(self, value: Any) -> str | None:
@@ -146,6 +169,26 @@ class StudyDefinition(_Model):
 
 # -- loading ---------------------------------------------------------------------------
 
+class StudyYamlLoader(yaml.SafeLoader):
+    """Safe YAML with YAML 1.2 booleans: `true`/`false` only; yes/no/on/off stay strings.
+
+    PyYAML follows YAML 1.1, where `options: [yes, no]` reads as two booleans.
+    """
+
+
+StudyYamlLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()}
+StudyYamlLoader.add_implicit_resolver(
+    "tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+    list("tTfF"))
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML with `StudyYamlLoader` (also used for rubric files)."""
+    return yaml.load(text, Loader=StudyYamlLoader)  # noqa: S506 - a SafeLoader subclass
+
+
 def _yaml_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
     """Walk a pydantic location through a composed YAML tree to a 1-based line."""
     line = node.start_mark.line + 1 if node is not None else None
@@ -162,13 +205,58 @@ def _yaml_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
     return line
 
 
-def _toml_line(text: str, loc: tuple[Any, ...]) -> int | None:
-    """Best effort: the line of the deepest named key of `loc` in TOML text."""
+_TOML_HEADER = re.compile(r"^\s*\[\[?([^\[\]]+)\]\]?")
+
+
+def _header_path(line: str) -> list[str] | None:
+    """The dotted path of a TOML table header line, or None if the line is not one."""
+    m = _TOML_HEADER.match(line)
+    return [p.strip().strip("\"'") for p in m.group(1).split(".")] if m else None
+
+
+def _toml_key(lines: list[str], start: int, path: list[str], key: str,
+              bounded: bool) -> int | None:
+    """The line of `key`: a header under path+key, or `key =` (before the next header
+    when `bounded`, i.e. inside one array-of-tables element)."""
+    assign = re.compile(rf"^\s*[\"']?{re.escape(key)}[\"']?\s*=")
+    for i in range(start, len(lines)):
+        header = _header_path(lines[i])
+        if header is not None and header[:len(path) + 1] == [*path, key]:
+            return i
+        if header is not None and bounded and i > start:
+            return None
+        if assign.search(lines[i]):
+            return i
+    return None
+
+
+def _toml_item(lines: list[str], path: list[str], index: int, node: Any) -> int | None:
+    """The line of element `index` of an array: its `[[path]]` header, else its id."""
+    headers = [i for i, line in enumerate(lines) if line.lstrip().startswith("[[")
+               and _header_path(line) == path]
+    if index < len(headers):
+        return headers[index]
+    element = node[index] if isinstance(node, list) and index < len(node) else None
+    ident = element.get("id") if isinstance(element, dict) else None
+    if not isinstance(ident, str):
+        return None
+    pattern = re.compile(rf"""\bid\s*=\s*["']{re.escape(ident)}["']""")
+    return next((i for i, line in enumerate(lines) if pattern.search(line)), None)
+
+
+def _toml_line(text: str, data: Any, loc: tuple[Any, ...]) -> int | None:
+    """Best effort: the 1-based line of the deepest part of `loc` found in TOML text."""
     lines = text.splitlines()
-    start, best = 0, None
-    for key in (k for k in loc if isinstance(k, str)):
-        pattern = re.compile(rf"^\s*(\[\[?[\w.]*\b{re.escape(key)}\]\]?|{re.escape(key)}\s*=)")
-        hit = next((i for i in range(start, len(lines)) if pattern.search(lines[i])), None)
+    start, best, path, node, bounded = 0, None, [], data, False
+    for key in loc:
+        if isinstance(key, int):
+            hit = _toml_item(lines, path, key, node)
+            node = node[key] if isinstance(node, list) and key < len(node) else None
+            bounded = True
+        else:
+            hit = _toml_key(lines, start, path, str(key), bounded)
+            node = node.get(key) if isinstance(node, dict) else None
+            path.append(str(key))
         if hit is None:
             break
         start, best = hit, hit + 1
@@ -189,8 +277,8 @@ def _validate(data: Any, path: str, line_of: Any) -> StudyDefinition:
         raise InputError(msg + more, path=path, line=line_of(loc), field=field) from None
 
 
-def parse_study(text: str, path: str) -> StudyDefinition:
-    """Parse a study definition; TOML when `path` ends in .toml, else YAML (or JSON)."""
+def _parse(text: str, path: str) -> tuple[Any, Any]:
+    """(data, a function from a pydantic location to a line) for TOML or YAML text."""
     if path.endswith(".toml"):
         try:
             data = tomllib.loads(text)
@@ -199,22 +287,46 @@ def parse_study(text: str, path: str) -> StudyDefinition:
             line = int(found.group(1)) if found else max(1, len(text.splitlines()))
             reason = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", str(err))
             raise InputError(f"not valid TOML ({reason})", path=path, line=line) from None
-        return _validate(data, path, lambda loc: _toml_line(text, loc))
+        return data, lambda loc: _toml_line(text, data, loc)
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        node = yaml.compose(text, Loader=StudyYamlLoader)
+        data = load_yaml(text)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         raise InputError(f"not valid YAML ({err.problem})", path=path,
                          line=mark.line + 1 if mark else None) from None
-    return _validate(data, path, lambda loc: _yaml_line(node, loc))
+    return data, lambda loc: _yaml_line(node, loc)
+
+
+def parse_study(text: str, path: str) -> StudyDefinition:
+    """Parse a study definition; TOML when `path` ends in .toml, else YAML (or JSON)."""
+    data, line_of = _parse(text, path)
+    return _validate(data, path, line_of)
+
+
+def _read(p: Path) -> str:
+    try:
+        return p.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as err:
+        raise InputError(f"cannot read ({err.__class__.__name__})", path=str(p)) from None
 
 
 def load_study_file(path: Path | str) -> StudyDefinition:
     """Read and validate a study file."""
     p = Path(path)
+    return parse_study(_read(p), str(p))
+
+
+def field_line(path: Path | str, field: str | None) -> int | None:
+    """The line of a dotted field (e.g. 'select', 'calibration') in a study file, if found.
+
+    Used to point errors found after validation (a selection matching nothing) at the file.
+    """
+    if not field:
+        return None
     try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as err:
-        raise InputError(f"cannot read ({err.__class__.__name__})", path=str(p)) from None
-    return parse_study(text, str(p))
+        _, line_of = _parse(_read(Path(path)), str(path))
+    except InputError:
+        return None
+    loc = tuple(int(p) if p.isdigit() else p for p in field.split("."))
+    return line_of(loc)

@@ -83,13 +83,24 @@ def list_studies(db: Database) -> list[dict[str, Any]]:
 
 def ensure_rater(db: Database, name: str, kind: str = "human", *, model: str | None = None,
                  params: dict[str, Any] | None = None, prompt_hash: str | None = None) -> str:
-    """The id of the rater called `name`, created if new; judge details are refreshed."""
+    """The id of the rater called `name`, created if new.
+
+    A rater's kind, and a judge's model, parameters and prompt hash, are part of its
+    identity and are never rewritten (ratings made with one setting must never be relabelled
+    with another): asking for an existing name with another kind or other judge settings is
+    an InputError.
+    """
     rows = list(db["raters"].rows_where("name = ?", [name]))
     if rows:
-        if kind == "judge":
-            db["raters"].update(rows[0]["id"], {"model": model, "params": dumps(params),
-                                                "prompt_hash": prompt_hash})
-        return rows[0]["id"]
+        row = rows[0]
+        if row["kind"] != kind:
+            raise InputError(f"rater '{name}' is a {row['kind']} rater, not a {kind}",
+                             field="rater_kind")
+        stored = (row["model"], loads(row["params"]), row["prompt_hash"])
+        if kind == "judge" and model is not None and stored != (model, params, prompt_hash):
+            raise InputError(f"judge '{name}' exists with other settings (model, parameters "
+                             "or prompt hash)", field="rater")
+        return row["id"]
     rater_id = new_id("ra-")
     db["raters"].insert({"id": rater_id, "name": name, "kind": kind, "model": model,
                          "params": dumps(params), "prompt_hash": prompt_hash,
@@ -172,6 +183,24 @@ def assignment_ratings(db: Database, assignment_id: str) -> dict[Unit, Entry]:
                                      " NOT NULL)", [assignment_id])}
 
 
+def form_answers(db: Database, assignment_id: str) -> dict[Unit, Entry]:
+    """What the rating form shows for an assignment: its current ratings, except that a unit
+    whose last change was an undo shows the undone answer again, so an undone save can be
+    corrected and saved again (also after further undos or after quitting)."""
+    out = assignment_ratings(db, assignment_id)
+    for r in db.query(
+            "SELECT r.item, r.turn_idx, h.prev_value, h.prev_comment FROM ratings r"
+            " JOIN rating_history h ON h.id = (SELECT max(id) FROM rating_history"
+            " WHERE rating_id = r.id) WHERE r.assignment_id = ? AND h.action = 'undo'",
+            [assignment_id]):
+        unit, entry = (r["item"], r["turn_idx"]), (r["prev_value"], r["prev_comment"])
+        if entry == (None, None):
+            out.pop(unit, None)  # the undone save had cleared this unit
+        else:
+            out[unit] = entry
+    return out
+
+
 # -- saves, skips, undo -----------------------------------------------------------------
 
 def _new_save(db: Database, a: dict[str, Any], kind: str, at: str) -> str:
@@ -191,8 +220,13 @@ def _history(db: Database, rating_id: str, action: str, new: Entry, old: Entry,
 
 
 def _apply_entry(db: Database, a: dict[str, Any], unit: Unit, new: Entry,
-                 current: dict[str, Any] | None, save_id: str, at: str) -> None:
-    """Write one unit's value; record what it replaced."""
+                 current: dict[str, Any] | None, save_id: str, at: str,
+                 created_at: str | None = None) -> None:
+    """Write one unit's value; record what it replaced.
+
+    A unit keeps its one rating row for good: clearing or undoing sets value and comment to
+    NULL, and answering again reuses the row, so its history reads set → undo → set.
+    """
     if current is None:
         if new == (None, None):
             return
@@ -200,16 +234,16 @@ def _apply_entry(db: Database, a: dict[str, Any], unit: Unit, new: Entry,
         db["ratings"].insert({"id": rid, "assignment_id": a["id"], "study_id": a["study_id"],
                               "rater_id": a["rater_id"], "consultation_id": a["consultation_id"],
                               "item": unit[0], "turn_idx": unit[1], "value": new[0],
-                              "comment": new[1], "created_at": at, "updated_at": at})
+                              "comment": new[1], "created_at": created_at or at,
+                              "updated_at": at})
         _history(db, rid, "set", new, (None, None), save_id, at)
         return
     old = (current["value"], current["comment"])
     if old == new:
         return
-    # A cleared unit keeps its row (value and comment NULL) so that undo can restore it.
     db["ratings"].update(current["id"], {"value": new[0], "comment": new[1], "updated_at": at})
-    _history(db, current["id"], "clear" if new == (None, None) else "edit", new, old,
-             save_id, at)
+    action = "set" if old == (None, None) else "clear" if new == (None, None) else "edit"
+    _history(db, current["id"], action, new, old, save_id, at)
 
 
 def save_ratings(db: Database, assignment_id: str, values: dict[Unit, Entry], *,
@@ -258,15 +292,14 @@ class Undone:
 
 
 def _revert(db: Database, h: dict[str, Any], save_id: str, at: str) -> tuple[Unit, Entry] | None:
+    """Put back what one history row replaced (NULLs for a first answer); keep the row."""
     rows = list(db["ratings"].rows_where("id = ?", [h["rating_id"]]))
+    if not rows:
+        return None
     new, old = (h["value"], h["comment"]), (h["prev_value"], h["prev_comment"])
-    if h["action"] == "set" and rows:
-        db["ratings"].delete(h["rating_id"])
-    elif rows:  # edit or clear: put the earlier value back
-        db["ratings"].update(h["rating_id"], {"value": old[0], "comment": old[1],
-                                              "updated_at": at})
+    db["ratings"].update(h["rating_id"], {"value": old[0], "comment": old[1], "updated_at": at})
     _history(db, h["rating_id"], "undo", old, new, save_id, at)
-    return ((rows[0]["item"], rows[0]["turn_idx"]), new) if rows else None
+    return (rows[0]["item"], rows[0]["turn_idx"]), new
 
 
 def undo_last(db: Database, study_id: str, rater_id: str) -> Undone | None:
@@ -300,28 +333,40 @@ def rating_history(db: Database, assignment_id: str) -> list[dict[str, Any]]:
         " WHERE s.assignment_id = ? ORDER BY h.id", [assignment_id]))
 
 
+def _when(ts: str | None) -> float:
+    """Seconds since the epoch of an ISO timestamp; -inf when missing or unreadable."""
+    try:
+        return datetime.fromisoformat(str(ts).replace("Z", "+00:00")).timestamp()
+    except ValueError:
+        return float("-inf")
+
+
 def import_rating(db: Database, assignment_id: str, unit: Unit, entry: Entry,
-                  created_at: str, updated_at: str) -> None:
-    """Write one imported rating, keeping its timestamps (call inside `write`)."""
+                  created_at: str, updated_at: str, *, replace: bool = False) -> str:
+    """Write one imported rating, keeping its timestamps (call inside `write`).
+
+    Returns 'new', 'updated', 'same' (nothing to do) or 'kept': the stored answer was
+    changed at the same time or later than the file's, and `replace` is off.
+    """
     a = get_assignment(db, assignment_id)
     rows = list(db["ratings"].rows_where("assignment_id = ? AND item = ? AND turn_idx = ?",
                                          [assignment_id, unit[0], unit[1]]))
-    if rows and (rows[0]["value"], rows[0]["comment"]) == entry:
-        return
+    current = rows[0] if rows else None
+    old = (current["value"], current["comment"]) if current else (None, None)
+    if old == entry:
+        return "same"
+    if old != (None, None) and not replace and _when(current["updated_at"]) >= _when(updated_at):
+        return "kept"
     save_id = _new_save(db, a, "import", updated_at)
-    _apply_entry(db, a, unit, entry, rows[0] if rows else None, save_id, updated_at)
-    if not rows:
-        db["ratings"].update(_rating_id(db, assignment_id, unit), {"created_at": created_at})
+    _apply_entry(db, a, unit, entry, current, save_id, updated_at, created_at)
+    return "new" if old == (None, None) else "updated"
 
 
-def _rating_id(db: Database, assignment_id: str, unit: Unit) -> str:
-    return db.execute("SELECT id FROM ratings WHERE assignment_id = ? AND item = ? AND"
-                      " turn_idx = ?", [assignment_id, *unit]).fetchone()[0]
-
-
-def set_status(db: Database, assignment_id: str, status: str) -> None:
-    """Set an assignment's status (used by import for assignments it creates)."""
-    db["assignments"].update(assignment_id, {"status": status, "updated_at": utc_now()})
+def set_status(db: Database, assignment_id: str, status: str,
+               skip_reason: str | None = None, at: str | None = None) -> None:
+    """Set an assignment's status (import marks assignments done or skipped)."""
+    db["assignments"].update(assignment_id, {"status": status, "skip_reason": skip_reason,
+                                             "updated_at": at or utc_now()})
 
 
 def find_assignment(db: Database, study_id: str, rater_id: str,
@@ -349,21 +394,43 @@ class Progress:
         return self.total - self.finished
 
 
-def _seconds(ts: str) -> float:
-    return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
-
-
 def progress(db: Database, study_id: str, rater_id: str) -> Progress:
-    """Finished/total and time left: median gap between this rater's saves × items left."""
+    """Finished/total and time left: median gap between this rater's saves × items left.
+
+    Only the rater's own saves and skips count (imported rows carry other clocks).
+    """
     total, finished = db.execute(
         "SELECT count(*), coalesce(sum(status != ?), 0) FROM assignments WHERE study_id = ?"
         " AND rater_id = ?", [PENDING, study_id, rater_id]).fetchone()
-    times = [_seconds(r[0]) for r in db.execute(
+    times = sorted(t for (at,) in db.execute(
         "SELECT at FROM rating_saves WHERE study_id = ? AND rater_id = ? AND undone_at IS NULL"
-        " ORDER BY at", [study_id, rater_id])]
+        " AND kind IN ('save', 'skip')", [study_id, rater_id]) if (t := _when(at)) > 0)
     gaps = [b - a for a, b in zip(times, times[1:]) if 0 < b - a <= MAX_GAP_S]
     left = statistics.median(gaps) * (total - finished) if gaps else None
     return Progress(finished, total, left)
+
+
+_RATER = ("r.name AS rater, r.kind AS rater_kind, r.model AS judge_model,"
+          " r.params AS judge_params, r.prompt_hash AS judge_prompt_hash")
+
+
+def study_ratings(db: Database, study_id: str) -> list[dict[str, Any]]:
+    """Every answered unit of a study with its rater (name, kind, judge settings) and its
+    assignment's status and skip reason; by rater, transcript, item, unit."""
+    return list(db.query(
+        f"SELECT g.*, {_RATER}, a.status, a.skip_reason FROM ratings g JOIN raters r ON"
+        " r.id = g.rater_id JOIN assignments a ON a.id = g.assignment_id WHERE g.study_id = ?"
+        " AND (g.value IS NOT NULL OR g.comment IS NOT NULL)"
+        " ORDER BY r.name, g.consultation_id, g.item, g.turn_idx", [study_id]))
+
+
+def unrated_skips(db: Database, study_id: str) -> list[dict[str, Any]]:
+    """Skipped assignments without any answered unit, with their rater."""
+    return list(db.query(
+        f"SELECT a.*, {_RATER} FROM assignments a JOIN raters r ON r.id = a.rater_id"
+        " WHERE a.study_id = ? AND a.status = ? AND NOT EXISTS (SELECT 1 FROM ratings g"
+        " WHERE g.assignment_id = a.id AND (g.value IS NOT NULL OR g.comment IS NOT NULL))"
+        " ORDER BY r.name, a.consultation_id", [study_id, SKIPPED]))
 
 
 # -- the judge's calls --------------------------------------------------------------------

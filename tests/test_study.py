@@ -58,12 +58,63 @@ def test_unknown_key_and_too_few_raters_are_errors() -> None:
         parse_study("name: x\nraters: [a, b]\noverlap: 3\n", "s.yml")
 
 
-def test_example_study_file_is_valid() -> None:
+def test_yaml_yes_no_options_stay_text() -> None:
+    text = ("name: x\nraters: [a]\noverlap: 1\nshow_truth: yes\nrubric:\n  items:\n"
+            "    - {id: ok, label: Fine, kind: choice, options: [yes, no, 'n/a']}\n"
+            "    - {id: lit, label: Lit, kind: choice, options: [on, off]}\n")
+    d = parse_study(text, "s.yaml")
+    assert d.rubric.items[0].options == ["yes", "no", "n/a"]
+    assert d.rubric.items[1].options == ["on", "off"]
+    assert d.show_truth is True  # pydantic still reads 'yes' as true for a boolean field
+
+
+def test_misspelt_turn_kind_is_an_error_with_its_line() -> None:
+    text = ("name: x\nraters: [a]\noverlap: 1\nrubric:\n  items:\n"
+            "    - id: honest\n      label: Honest?\n      kind: choice\n      unit: turn\n"
+            "      roles: [patient]\n      turn_kinds: [anwser]\n      options: [yes, no]\n")
+    with pytest.raises(InputError, match=r"^s.yaml:6: field 'rubric.items.0': unknown turn "
+                                         r"kind 'anwser' \(one of question, .*answer"):
+        parse_study(text, "s.yaml")
+
+
+@pytest.mark.parametrize("extra, why", [
+    ('options = ["a", "b"]', "'options' does not apply to a scale item"),
+    ('roles = ["patient"]', "'roles' does not apply to a scale item rated per transcript"),
+])
+def test_keys_that_would_be_ignored_are_errors(extra: str, why: str) -> None:
+    text = ('name = "x"\nraters = ["a"]\noverlap = 1\n\n[[rubric.items]]\nid = "fine"\n'
+            'label = "Fine"\nkind = "scale"\n\n[[rubric.items]]\nid = "bad"\n'
+            f'label = "Bad"\nkind = "scale"\n{extra}\n')
+    with pytest.raises(InputError) as err:
+        parse_study(text, "s.toml")
+    # the line of the second [[rubric.items]] header: found in the text, not left out
+    assert str(err.value).startswith("s.toml:10: field 'rubric.items.1'")
+    assert why in str(err.value)
+
+
+def test_toml_field_error_inside_a_rubric_item_points_at_the_key() -> None:
+    text = ('name = "x"\nraters = ["a"]\noverlap = 1\n\n[[rubric.items]]\nid = "a"\n'
+            'label = "A"\nkind = "scale"\n\n[[rubric.items]]\nid = "b"\nlabel = "B"\n'
+            'kind = "slider"\n')
+    with pytest.raises(InputError, match=r"^s.toml:13: field 'rubric.items.1.kind'"):
+        parse_study(text, "s.toml")
+    inline = ('name = "x"\nraters = ["a"]\noverlap = 1\n[rubric]\nitems = [\n'
+              '  {id = "a", label = "A", kind = "scale"},\n'
+              '  {id = "b", label = "B", kind = "choice"},\n]\n')
+    with pytest.raises(InputError, match=r"^s.toml:7: field 'rubric.items.1'"):
+        parse_study(inline, "s.toml")
+
+
+def test_example_study_files_are_valid() -> None:
     from annotation.study import load_study_file
 
-    root = Path(__file__).resolve().parents[1]
-    d = load_study_file(root / "annotation" / "examples" / "default_study.toml")
+    root = Path(__file__).resolve().parents[1] / "annotation" / "examples"
+    d = load_study_file(root / "default_study.toml")
     assert d.rubric is None and d.effective_rubric().item("empathy_doctor") is not None
+    custom = load_study_file(root / "custom_rubric_study.yaml")
+    assert custom.rubric.item("question_clear").options == ["yes", "no"]
+    assert custom.rubric.item("question_clear").applies_to("doctor", "question")
+    assert not custom.rubric.item("question_clear").applies_to("doctor", "diagnosis")
 
 
 # -- assignment ----------------------------------------------------------------------------
@@ -106,6 +157,41 @@ def test_selection_matching_nothing_is_an_input_error(tmp_path: Path) -> None:
         make_study(db, tmp_path, text)
 
 
+def test_sources_match_imported_transcripts_by_their_origin(tmp_path: Path) -> None:
+    from annotation.assignment import select_consultations
+    from annotation.study import Selection
+    from core.case import Case
+    from db.cases import save_cases
+    from db.consultations import save_transcript
+    from tests.test_study_support import transcript
+
+    db = seed_db(tmp_path / "s.db", n=2)
+    stand_in = Case(id="aihospital-p1", title="Imported", specialty="unknown", source="imported",
+                    objective="-", patient={}, truth={"diagnosis": "unknown"}, placeholder=True)
+    save_cases(db, [stand_in])
+    save_transcript(db, transcript(stand_in.id, 9), consultation_id="imp-1",
+                    origin="import:aihospital-dialog")
+    for sources in (["aihospital"], ["aihospital-dialog"], ["import:aihospital-*"]):
+        assert select_consultations(db, Selection(sources=sources)) == ["imp-1"]
+    assert "imp-1" not in select_consultations(db, Selection(sources=["bedside"]))
+    assert select_consultations(db, Selection(sources=["imported"])) == ["imp-1"]
+
+
+def test_cli_points_selection_errors_at_the_study_file(tmp_path: Path, capsys) -> None:
+    from tui.cli import main
+
+    seed_db(tmp_path / "s.db", n=2).close()
+    f = tmp_path / "s.toml"
+    f.write_text('name = "none"\nraters = ["a"]\noverlap = 1\n\n[select]\n'
+                 'sources = ["aihospital"]\n', encoding="utf-8")
+    assert main(["--db", str(tmp_path / "s.db"), "study", "create", str(f)]) == 2
+    assert f"{f}:5: field 'select': matches no finished transcript" in capsys.readouterr().err
+    f.write_text('name = "cal"\nraters = ["a"]\noverlap = 1\ncalibration = 5\n',
+                 encoding="utf-8")
+    assert main(["--db", str(tmp_path / "s.db"), "study", "create", str(f)]) == 2
+    assert f"{f}:4: field 'calibration': 5 calibration" in capsys.readouterr().err
+
+
 # -- blinding -------------------------------------------------------------------------------
 
 def test_blind_item_hides_doctor_verdict_config_and_case_id(tmp_path: Path) -> None:
@@ -135,3 +221,33 @@ def test_rating_units_attach_per_turn_items_to_their_turns(tmp_path: Path) -> No
     missing = {i.id for i, _ in missing_required(default_rubric(), item.turns, {})}
     assert missing == {"realism_doctor", "realism_patient", "realism_examiner",
                        "empathy_doctor"}
+
+
+def test_rater_view_holds_no_selection_and_no_raters(tmp_path: Path) -> None:
+    from annotation.blinding import rater_view
+
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    view = rater_view(load_definition(studies.get_study(db, sid)))
+    held = view.model_dump_json()
+    assert view.study == "pilot" and view.rubric.item("empathy_doctor") is not None
+    for secret in (SECRET_DOCTOR, "bob", "carol", "select", "seed"):
+        assert secret not in held
+
+
+def test_imported_dialogue_with_a_stand_in_case_has_no_reference(tmp_path: Path) -> None:
+    from core.case import Case
+    from db.cases import save_cases
+    from db.consultations import save_transcript
+    from tests.test_study_support import transcript
+
+    db = seed_db(tmp_path / "s.db", n=1)
+    stand_in = Case(id="aihospital-p1", title="Imported transcript", specialty="unknown",
+                    source="imported", objective="(case record not available)", patient={},
+                    truth={"diagnosis": "unknown"}, placeholder=True)
+    save_cases(db, [stand_in])
+    save_transcript(db, transcript(stand_in.id, 1), consultation_id="imp-1",
+                    origin="import:aihospital-dialog")
+    a = {"id": "x", "position": 0, "calibration": 0, "consultation_id": "imp-1"}
+    assert blind_item(db, a).reference is None
+    assert blind_item(db, a, show_truth=True).reference is None

@@ -10,8 +10,8 @@ import pytest
 
 from annotation.assignment import load_definition
 from annotation.blinding import blind_item
-from annotation.exchange import export_rows, import_file, to_csv, to_jsonl
-from annotation.judge import parse_answer, prompt_hash, run_judge
+from annotation.exchange import export_rows
+from annotation.judge import judge_name, parse_answer, prompt_hash, run_judge, user_prompt
 from core.errors import InputError, ModelError
 from db import studies
 from db.connection import open_db
@@ -50,6 +50,46 @@ def test_edit_keeps_earlier_value_in_history_and_undo_is_a_stack(study) -> None:
     assert studies.undo_last(db, sid, alice) is None
     # nothing is forgotten: every step is in the history
     assert len(studies.rating_history(db, a)) == 4 + 1 + 1 + 4
+
+
+def test_undo_then_save_again_keeps_one_rating_with_continuous_history(study) -> None:
+    db, sid, alice = study
+    a = studies.next_assignment(db, sid, alice)["id"]
+    studies.save_ratings(db, a, FULL, at="2025-01-01T10:00:00.000Z")
+    rid = db.execute("SELECT id FROM ratings WHERE assignment_id = ? AND item ="
+                     " 'realism_doctor'", [a]).fetchone()[0]
+    studies.undo_last(db, sid, alice)
+    studies.save_ratings(db, a, {**FULL, ("realism_doctor", -1): ("8", None)})
+    # the same rating row, and its history reads set → undo → set with the values in between
+    assert db.execute("SELECT count(*) FROM ratings WHERE assignment_id = ? AND item ="
+                      " 'realism_doctor'", [a]).fetchone()[0] == 1
+    assert db["ratings"].get(rid)["value"] == "8"
+    steps = [(h["action"], h["prev_value"], h["value"]) for h in studies.rating_history(db, a)
+             if h["rating_id"] == rid]
+    assert steps == [("set", None, "7"), ("undo", "7", None), ("set", None, "8")]
+    assert db["ratings"].get(rid)["created_at"] == "2025-01-01T10:00:00.000Z"
+
+
+def test_undone_answers_are_prefilled_from_history_even_after_two_undos(study) -> None:
+    db, sid, alice = study
+    first = studies.next_assignment(db, sid, alice)["id"]
+    studies.save_ratings(db, first, FULL)
+    second = studies.next_assignment(db, sid, alice)["id"]
+    other = {**FULL, ("realism_doctor", -1): ("2", None), ("patient_honesty", 2): ("no", "x")}
+    studies.save_ratings(db, second, other)
+    assert studies.undo_last(db, sid, alice).assignment_id == second
+    assert studies.undo_last(db, sid, alice).assignment_id == first
+    # both are unrated again, and both still offer what had been saved
+    assert studies.assignment_ratings(db, first) == studies.assignment_ratings(db, second) == {}
+    assert studies.form_answers(db, first) == FULL
+    assert studies.form_answers(db, second) == other
+    assert studies.next_assignment(db, sid, alice)["id"] == first
+    # an edit that is undone shows the undone value; the stored value is the earlier one
+    studies.save_ratings(db, first, FULL)
+    studies.save_ratings(db, first, {("realism_doctor", -1): ("9", None)})
+    studies.undo_last(db, sid, alice)
+    assert studies.assignment_ratings(db, first)[("realism_doctor", -1)] == ("7", None)
+    assert studies.form_answers(db, first)[("realism_doctor", -1)] == ("9", None)
 
 
 def test_skip_needs_a_reason_and_can_be_undone(study) -> None:
@@ -125,26 +165,85 @@ async def test_judge_rates_retries_and_records_failures(study) -> None:
     fake = Scripted(["not json at all", "```json\n" + _good("no") + "\n```",
                      '{"transcript": {"realism_doctor": 11}}', "{}", "{}",
                      ModelError("rate limited")])
-    summary = await run_judge(db, "pilot", "fake/model", fake, params={"temperature": 0})
+    steps = []
+    summary = await run_judge(db, "pilot", "fake/model", fake, params={"temperature": 0},
+                              on_step=steps.append)
     assert (summary.rated, summary.failed) == (n - 2, 2)
-    judge = studies.get_rater(db, "judge:fake/model")
+    definition = load_definition(studies.get_study(db, "pilot"))
+    phash = prompt_hash(definition)
+    assert summary.rater == judge_name("fake/model", {"temperature": 0}, phash)
+    assert summary.rater.startswith("judge:fake/model#")
+    judge = studies.get_rater(db, summary.rater)
     assert judge["kind"] == "judge" and judge["model"] == "fake/model"
-    assert json.loads(judge["params"]) == {"temperature": 0}
+    assert json.loads(judge["params"]) == {"temperature": 0} and judge["prompt_hash"] == phash
+    # one progress step per transcript, in order, with its outcome
+    assert [(s.done, s.total) for s in steps] == [(i, n) for i in range(1, n + 1)]
+    assert [s.status for s in steps][:3] == ["ok", "failed", "failed"]
+    assert steps[2].error == "rate limited"
     calls = list(db["judge_calls"].rows_where(order_by="rowid"))
     assert [c["status"] for c in calls][:3] == ["ok", "failed", "failed"]
     assert calls[0]["attempts"] == 2 and calls[1]["attempts"] == 3
     assert calls[1]["error"].startswith("missing answers") and calls[1]["raw_response"] == "{}"
     assert calls[2]["error"] == "rate limited"
-    definition = load_definition(studies.get_study(db, "pilot"))
-    assert {c["prompt_hash"] for c in calls} == {prompt_hash(definition)}
+    assert {c["prompt_hash"] for c in calls} == {phash}
     # the judge saw the rubric and instructions but nothing a rater must not see
     system, user = fake.calls[0][0][0]["content"], fake.calls[0][0][1]["content"]
     assert "Rate each consultation carefully." in system and "realism_doctor" in system
     for secret in (SECRET_DOCTOR, SECRET_VERDICT):
         assert secret not in system + user
-    # a second run only redoes the failed ones
-    again = await run_judge(db, "pilot", "fake/model", Scripted([]))
-    assert (again.rated, again.already) == (2, n - 2)
+    # a second run with the same settings only redoes the failed ones
+    again = await run_judge(db, "pilot", "fake/model", Scripted([]), params={"temperature": 0})
+    assert (again.rated, again.already) == (2, n - 2) and again.rater == summary.rater
+
+
+async def test_judge_settings_are_its_identity_and_never_relabelled(study) -> None:
+    db, sid, _ = study
+    n = len(studies.study_consultations(db, sid))
+    cool = await run_judge(db, "pilot", "fake/model", Scripted([]),
+                           params={"temperature": 0.3, "seed": 5})
+    warm = await run_judge(db, "pilot", "fake/model", Scripted([]),
+                           params={"temperature": 0.9, "seed": 5})
+    # another temperature is another rater that rates everything itself
+    assert cool.rater != warm.rater and (cool.rated, warm.rated) == (n, n)
+    stored = {r["name"]: json.loads(r["params"]) for r in studies.study_raters(db, sid)
+              if r["kind"] == "judge"}
+    assert stored == {cool.rater: {"temperature": 0.3, "seed": 5},
+                      warm.rater: {"temperature": 0.9, "seed": 5}}
+    # the export says with which settings each judge rating was made
+    rows = [r for r in export_rows(db, "pilot") if r["rater"] == cool.rater]
+    assert rows and {json.dumps(r["judge_params"], sort_keys=True) for r in rows} == {
+        '{"seed": 5, "temperature": 0.3}'}
+    assert {r["judge_model"] for r in rows} == {"fake/model"}
+    assert {r["judge_prompt_hash"] for r in rows} == {
+        prompt_hash(load_definition(studies.get_study(db, sid)))}
+    # a rater's settings cannot be rewritten behind its back
+    with pytest.raises(InputError, match="other settings"):
+        studies.ensure_rater(db, cool.rater, "judge", model="fake/model",
+                             params={"temperature": 0.9, "seed": 5}, prompt_hash="x")
+    with pytest.raises(InputError, match="is a judge rater, not a human"):
+        studies.ensure_rater(db, cool.rater, "human")
+
+
+async def test_judge_is_told_when_there_is_no_case_record(study) -> None:
+    db, sid, alice = study
+    item = blind_item(db, studies.next_assignment(db, sid, alice))
+    rubric = load_definition(studies.get_study(db, sid)).effective_rubric()
+    assert "CASE RECORD (patient)" in user_prompt(item, rubric)
+    blinded = item.model_copy(update={"reference": None})
+    assert "CASE RECORD: not available" in user_prompt(blinded, rubric)
+
+
+def test_parse_answer_is_tolerant_of_near_misses(study) -> None:
+    db, sid, alice = study
+    item = blind_item(db, studies.next_assignment(db, sid, alice))
+    rubric = load_definition(studies.get_study(db, sid)).effective_rubric()
+    flat = ('Here you go: {"realism_doctor": 6, "realism_patient": 7, "realism_examiner": 8,'
+            ' "empathy_doctor": 5}')
+    assert parse_answer(flat, rubric, item)[("realism_doctor", -1)] == "6"
+    keyed = json.dumps({"transcript": {"realism_doctor": 6, "realism_patient": 7,
+                                       "realism_examiner": 8, "empathy_doctor": 5},
+                        "turns": {"turn 2": {"patient_honesty": "No"}}})
+    assert parse_answer(keyed, rubric, item)[("patient_honesty", 2)] == "no"
 
 
 def test_parse_answer_rejects_wrong_units(study) -> None:
@@ -156,44 +255,6 @@ def test_parse_answer_rejects_wrong_units(study) -> None:
                       "turns": {"1": {"patient_honesty": "yes"}}})
     with pytest.raises(ValueError, match="not an item for turn 1"):
         parse_answer(bad, rubric, item)
-
-
-# -- export / import ----------------------------------------------------------------------
-
-def test_export_import_round_trip_csv_and_jsonl(study, tmp_path: Path) -> None:
-    db, sid, alice = study
-    a = studies.next_assignment(db, sid, alice)["id"]
-    studies.save_ratings(db, a, {**FULL, ("patient_honesty", 2): ("no", None),
-                                 ("comment", -1): ('odd, "quoted"\nline', None)})
-    rows = export_rows(db, "pilot")
-    assert len(rows) == 6 and {r["rater"] for r in rows} == {"alice"}
-    assert {r["unit"] for r in rows} == {"transcript", "turn:2"}
-    for fmt, text in (("csv", to_csv(rows)), ("jsonl", to_jsonl(rows))):
-        fresh = seed_db(tmp_path / f"{fmt}.db")
-        make_study(fresh, tmp_path)
-        path = tmp_path / f"r.{fmt}"
-        path.write_text(text, encoding="utf-8")
-        assert import_file(fresh, path) == 6
-        assert export_rows(fresh, "pilot") == rows
-        assert import_file(fresh, path) == 6  # idempotent
-        assert fresh["ratings"].count == 6
-
-
-def test_import_errors_name_file_and_line(study, tmp_path: Path) -> None:
-    db, sid, alice = study
-    a = studies.next_assignment(db, sid, alice)["id"]
-    studies.save_ratings(db, a, FULL)
-    lines = to_csv(export_rows(db, "pilot")).splitlines()
-    lines[3] = lines[3].replace(",7,", ",12,").replace(",6,", ",12,").replace(",5,", ",12,")\
-        .replace(",4,", ",12,")
-    bad = tmp_path / "bad.csv"
-    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    with pytest.raises(InputError, match=r"bad.csv:4: field 'value': '12' is not a valid"):
-        import_file(db, bad)
-    j = tmp_path / "bad.jsonl"
-    j.write_text('{"study": "pilot"}\n', encoding="utf-8")
-    with pytest.raises(InputError, match=r"bad.jsonl:1: field '\w+': Field required"):
-        import_file(db, j)
 
 
 # -- CLI ------------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Widgets of the rating screen: a rating field per rubric unit and two small modals.
+"""Widgets of the rating screen: a rating field per rubric unit and small modals (ask, confirm,
+instructions).
 
 Attributes down, messages up: a field is handed its rubric item and current answer; it
 never touches the database. Every piece of transcript or case text is untrusted and is shown
@@ -13,7 +14,7 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical
+from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
@@ -49,9 +50,11 @@ class UnitField(Static, can_focus=True):
         text = Text(("* " if item.required else "") + item.label, style="bold")
         text.append("\n")
         if item.kind == "scale":
+            # One space between values: 1..10 fits the form pane of an 80-column terminal.
             for v in range(item.min, item.max + 1):
                 style = "reverse bold" if self.value == str(v) else ""
-                text.append(f" {v} ", style=style)
+                text.append(str(v), style=style)
+                text.append(" ")
             anchors = "  ".join(f"{k}={a}" for k, a in sorted(item.anchors.items()))
             if anchors:
                 text.append("\n" + anchors, style="dim")
@@ -70,7 +73,27 @@ class UnitField(Static, can_focus=True):
         self.show()
 
     def on_key(self, event: events.Key) -> None:
-        """Digits and y/n answer; Backspace/Delete clear."""
+        """Digits and y/n answer; Backspace/Delete clear; Tab moves at once.
+
+        Keys can arrive in a burst (a slow link, a busy machine): Textual hands every key
+        of the burst to the widget focused when it arrived. Moving the focus here, at once,
+        and passing on, in order, any key that arrives after the focus has moved, lets
+        "7 Tab 5 Tab 3 Enter" land where the rater meant it.
+        """
+        focused = self.screen.focused
+        if focused is not None and focused is not self:
+            event.stop()
+            event.prevent_default()
+            focused.post_message(events.Key(event.key, event.character))
+            return
+        if event.key in ("tab", "shift+tab"):
+            event.stop()
+            event.prevent_default()
+            if event.key == "tab":
+                self.screen.focus_next()
+            else:
+                self.screen.focus_previous()
+            return
         answer = self._answer_for(event.key)
         if answer is not None:
             event.stop()
@@ -154,6 +177,38 @@ class AskText(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+class Confirm(ModalScreen[bool]):
+    """Ask a yes/no question: y confirms; n or Escape keeps things as they are."""
+
+    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
+    DEFAULT_CSS = """
+    Confirm { align: center middle; }
+    Confirm .dialog { width: 60; max-width: 90%; height: auto; max-height: 90%;
+                  border: thick $warning; background: $surface; padding: 1 2; }
+    """
+
+    def __init__(self, question: str) -> None:
+        super().__init__(classes="ask")
+        self._question = question
+
+    def compose(self) -> ComposeResult:
+        """The question and the keys."""
+        with Vertical(classes="dialog"):
+            yield Static(Text(self._question), id="confirm-question")
+            yield Static(Text("y: yes · n / Escape: no", style="dim"))
+
+    def action_answer(self, yes: bool) -> None:
+        """Return the answer."""
+        self.dismiss(yes)
+
+
+KEYS_HELP = ("Keys: digits set a score (0 = 10) or pick an option, y/n answer yes/no, "
+             "Backspace clears · Tab / Shift+Tab next / previous question · Enter saves and "
+             "opens the next transcript · u undo the last save · s skip (with a reason) · "
+             "c comment on the question · r case record · PgUp/PgDn scroll the transcript · "
+             "i this help · q quit (you resume where you left off)")
+
+
 class InstructionsScreen(ModalScreen[None]):
     """The study's instructions, shown before the first item (and on `i`)."""
 
@@ -170,9 +225,11 @@ class InstructionsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """Instructions as literal text."""
-        with Vertical(classes="dialog"):
+        # Scrollable: long instructions must not be cut off on a small terminal.
+        with VerticalScroll(classes="dialog"):
             yield Static(Text("Instructions", style="bold"))
             yield Static(literal(self._text.strip() or "(no instructions)"), id="instructions")
+            yield Static(Text(KEYS_HELP, style="dim"), id="keys-help")
             yield Static(Text("Enter: begin", style="dim"))
 
     def action_close(self) -> None:

@@ -76,12 +76,13 @@ def load_rubric(path: str) -> Rubric:
     import yaml
     from pydantic import ValidationError
 
-    from annotation.study import Rubric
+    from annotation.study import Rubric, load_yaml
 
     p = Path(path).expanduser()
     try:
-        text = p.read_text(encoding="utf-8")
-        data = tomllib.loads(text) if p.suffix == ".toml" else yaml.safe_load(text)
+        text = p.read_text(encoding="utf-8-sig")
+        # YAML 1.2 booleans: `options: [yes, no]` stays text (see annotation.study).
+        data = tomllib.loads(text) if p.suffix == ".toml" else load_yaml(text)
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, yaml.YAMLError) as err:
         raise InputError(f"cannot read a rubric ({type(err).__name__})", path=str(p),
                          field="rubric") from None

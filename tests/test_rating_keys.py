@@ -1,0 +1,187 @@
+"""The rating screen's keyboard and layout at 80×24 and 120×40: after Enter both panes are
+back at the top with the first question focused, Tab goes from question to question, the
+footer keeps `q Quit`, unsaved answers are not dropped without asking, and an imported
+dialogue without a case record says so."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Collapsible, Input, Static
+from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets
+
+from db import studies
+from tests.test_rating_screen import _open, _rate_current, _wait
+from tests.test_study_support import make_study, seed_db
+from tui.rating import RatingApp
+from tui.rating_widgets import Confirm, TextField, UnitField
+
+SIZES = [(80, 24), (120, 40)]
+
+
+def _visible_in(widget, pane) -> bool:
+    return pane.region.contains_region(widget.region)
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_next_transcript_opens_at_the_top_with_the_first_question(tmp_path, size) -> None:
+    seed_db(tmp_path / "s.db")
+    make_study(seed_db(tmp_path / "s.db", n=0), tmp_path)
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=size) as pilot:
+        screen = await _open(pilot, app)
+        left, form = screen.query_one("#transcript"), screen.query_one("#form")
+        for f in [f for f in screen.query(UnitField) if f.turn_idx == -1][:4]:
+            f.set_value("6")
+        # the rater works down to the bottom of both panes, then saves from the comment box
+        list(left.query(UnitField))[-1].focus()
+        await pilot.pause()
+        box = screen.query_one(TextField).query_one(Input)
+        box.focus()
+        await pilot.pause()
+        if size == (80, 24):
+            assert form.scroll_y > 0 and left.scroll_y > 0  # really scrolled away
+        first = screen.item.assignment_id
+        await pilot.press("enter")
+        await _wait(pilot, lambda: screen.item and screen.item.assignment_id != first)
+        await pilot.pause()
+        assert (left.scroll_y, form.scroll_y) == (0, 0)
+        focused = screen.focused
+        assert isinstance(focused, UnitField) and focused.unit == ("realism_doctor", -1)
+        assert _visible_in(focused, form)
+        # so a digit lands where the rater can see it
+        await pilot.press("4")
+        assert focused.value == "4"
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_tab_goes_from_question_to_question(tmp_path, size) -> None:
+    db = seed_db(tmp_path / "s.db")
+    make_study(db, tmp_path)
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=size) as pilot:
+        screen = await _open(pilot, app)
+        chain = screen.focus_chain
+        assert chain and all(isinstance(w, (UnitField, Input)) for w in chain)
+        seen = []
+        for _ in range(len(chain)):
+            seen.append(screen.focused)
+            await pilot.press("tab")
+        assert set(seen) == set(chain)  # every question once, nothing else in between
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_footer_keeps_every_key_and_quit_on_screen(tmp_path, size) -> None:
+    db = seed_db(tmp_path / "s.db")
+    make_study(db, tmp_path)
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=size) as pilot:
+        screen = await _open(pilot, app)
+        await pilot.pause()
+        keys = {k.description: k for k in screen.query(FooterKey)}
+        assert {"Save", "Undo", "Skip", "Comment", "Record", "Help", "Quit"} <= set(keys)
+        for key in keys.values():
+            assert key.region.width > 0 and key.region.right <= size[0]
+        quit_key = keys["Quit"]
+        assert quit_key.key == "q" and quit_key.region.y == size[1] - 1  # the bottom line
+        assert "Quit" in app.export_screenshot()
+
+
+async def test_unsaved_answers_are_not_dropped_without_asking(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    alice = studies.get_rater(db, "alice")["id"]
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await _open(pilot, app)
+        saved = await _rate_current(pilot, screen, ["5", "5", "5", "5"])
+        await pilot.press("7")  # an answer on the next transcript, not saved
+        assert screen.unsaved()
+        # u asks; n keeps the answer and undoes nothing
+        await pilot.press("u")
+        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        assert "will be lost" in str(app.screen.query_one("#confirm-question", Static).content)
+        await pilot.press("n")
+        await _wait(pilot, lambda: app.screen is screen)
+        assert studies.get_assignment(db, saved)["status"] == "done" and screen.unsaved()
+        # q asks too; n stays
+        await pilot.press("q")
+        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await pilot.press("escape")
+        await _wait(pilot, lambda: app.screen is screen)
+        assert app.is_running and screen.unsaved()
+        # y on u: the typed answer is dropped and the last save undone
+        await pilot.press("u")
+        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await pilot.press("y")
+        await _wait(pilot, lambda: screen.item and screen.item.assignment_id == saved)
+        assert studies.get_assignment(db, saved)["status"] == "pending"
+        assert not screen.unsaved()  # the undone answers are shown as they were saved
+        # nothing typed: q quits at once
+        await pilot.press("q")
+        await _wait(pilot, lambda: not app.is_running)
+    assert studies.next_assignment(db, sid, alice)["id"] == saved
+
+
+async def test_imported_dialogue_says_the_case_record_is_not_available(tmp_path: Path) -> None:
+    from core.case import Case
+    from db.cases import save_cases
+    from db.consultations import save_transcript
+    from tests.test_study_support import transcript
+
+    db = seed_db(tmp_path / "s.db", n=0)
+    stand_in = Case(id="aihospital-p7", title="Imported transcript", specialty="unknown",
+                    source="imported", objective="(case record not available)", patient={},
+                    truth={"diagnosis": "unknown"}, placeholder=True)
+    save_cases(db, [stand_in])
+    save_transcript(db, transcript(stand_in.id, 1), consultation_id="imp-7",
+                    origin="import:aihospital-dialog")
+    make_study(db, tmp_path, 'name = "imp"\nraters = ["alice"]\noverlap = 1\n'
+                             '[select]\nsources = ["aihospital"]\n')
+    app = RatingApp(tmp_path / "s.db", "imp", "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot, app)
+        note = screen.query_one("#no-reference", Static)
+        assert "not available" in note.content.plain
+        assert not screen.query(Collapsible)  # no empty "Case record" section
+        await pilot.press("r")
+        await pilot.pause()
+        assert not screen.query(Collapsible)
+
+
+async def test_r_shows_and_hides_the_case_record(tmp_path: Path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    make_study(db, tmp_path)
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot, app)
+        record = screen.query_one("#reference", Collapsible)
+        assert record.collapsed
+        await pilot.press("r")
+        await _wait(pilot, lambda: not record.collapsed)
+        await pilot.press("r")
+        await _wait(pilot, lambda: record.collapsed)
+
+
+async def test_a_burst_of_keys_lands_where_the_rater_meant_it(tmp_path: Path) -> None:
+    from textual import events
+
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot, app)
+        first = screen.item.assignment_id
+        # all keys queued before any is handled, as when they arrive in one read
+        for key in ("7", "tab", "0", "tab", "5", "tab", "3", "enter"):
+            event = events.Key(key, None if len(key) > 1 else key)
+            event.set_sender(app)
+            app._driver.send_message(event)
+        progress = screen.query_one("#progress", Static)
+        await _wait(pilot, lambda: "· 1 / " in str(progress.content))  # saved, next shown
+    got = studies.assignment_ratings(db, first)
+    assert {k: v for (k, _), (v, _) in got.items()} == {
+        "realism_doctor": "7", "realism_patient": "10", "realism_examiner": "5",
+        "empathy_doctor": "3"}
+    assert studies.get_assignment(db, first)["status"] == "done" and sid
