@@ -50,7 +50,7 @@ def describe_config(config: ConsultationConfig) -> dict[str, Any]:
     data = config.describe()
     roles = {"doctor": config.doctor.kind, "patient": config.patient.kind,
              "examiner": config.examiner.kind,
-             "moderator": "llm" if any(m.kind == "llm" for m in config.moderators) else "exact"}
+             "moderator": ",".join(dict.fromkeys(m.kind for m in config.moderators))}
     data["prompts"] = prompts.hashes_for(roles)
     return data
 

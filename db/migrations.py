@@ -134,4 +134,16 @@ def m004_rating_saves(db: Database) -> None:
 # migrations are numbered within its range so that two areas never take the same name.
 # --- engine and store: m005_* ---
 # --- benchmark metrics: m006_* ---
+
+
+@migrations()
+def m006_metric_provenance(db: Database) -> None:
+    """Metric rows say which version of the case they were computed on (`case_hash`, so
+    they are recomputed when the case changes) and, for LLM-based metrics, the key of the
+    model, parameters and prompt that produced them (`cache_key`, so they are not paid for
+    twice)."""
+    db["metrics"].add_column("case_hash", str)
+    db["metrics"].add_column("cache_key", str)
+
+
 # --- reader studies: m007_* ---

@@ -43,7 +43,8 @@ EXPECTED_COLUMNS = {
                      "prev_skip_reason", "at", "undone_at"},
     "judge_calls": {"id", "study_id", "rater_id", "consultation_id", "status", "attempts",
                     "raw_response", "error", "prompt_hash", "params", "created_at"},
-    "metrics": {"consultation_id", "name", "value", "detail", "computed_at"},
+    "metrics": {"consultation_id", "name", "value", "detail", "computed_at", "case_hash",
+                "cache_key"},
 }
 
 
@@ -72,8 +73,9 @@ def test_older_schema_is_migrated_forward_keeping_data(tmp_path) -> None:
     assert "ratings" in db.table_names() and "metrics" in db.table_names()
     assert db["cases"].count == saved
     applied = [m.name for m in migrations.applied(db)]
-    assert applied == ["m001_initial", "m002_annotation", "m003_metrics",
-                       "m004_rating_saves"]
+    assert applied[:4] == ["m001_initial", "m002_annotation", "m003_metrics",
+                           "m004_rating_saves"]
+    assert "m006_metric_provenance" in applied
     open_db(path)  # idempotent
     assert [m.name for m in migrations.applied(db)] == applied
 
@@ -153,3 +155,78 @@ def test_transcript_round_trip(tmp_path) -> None:
     save_transcript(db, t, consultation_id="imp-1")
     back = get_transcript(db, "imp-1")
     assert back.turns == t.turns and back.doctor == "gpt-x"
+
+
+def test_unopenable_paths_are_one_line_errors_naming_the_path(tmp_path) -> None:
+    with pytest.raises(InputError, match="/proc/nope/x.db: cannot open"):
+        open_db("/proc/nope/x.db")  # the folder cannot be made
+    with pytest.raises(InputError, match="cannot open"):
+        open_db(tmp_path)  # a folder, not a file
+
+
+def test_a_redo_supersedes_the_earlier_rows_of_its_pair_only(tmp_path) -> None:
+    db = open_db(tmp_path / "p.db")
+    cases = load_bundled_cases()[:2]
+    save_cases(db, cases)
+    db["runs"].insert({"id": "r1"})
+    db["runs"].insert({"id": "r2"})
+    rec = Recorder(db)
+
+    def start(cid: str, case: str, key: str, run: str | None = "r1") -> None:
+        rec.emit(ConsultationStarted(consultation_id=cid, case_id=case, run_id=run,
+                                     config={"config_key": key}))
+
+    start("a1", cases[0].id, "k")
+    rec.emit(ConsultationFailed(consultation_id="a1", end_reason=EndReason.CANCELLED,
+                                reason="cancelled"))
+    start("b1", cases[1].id, "k")  # another case: untouched
+    start("x1", cases[0].id, "k", run="r2")  # another run: untouched
+    start("c1", cases[0].id, "other")  # another configuration: untouched
+    start("h1", cases[0].id, "k", run=None)  # a played session (no run): untouched
+    start("a2", cases[0].id, "k")  # the redo
+    status = {r["id"]: r["status"] for r in db["consultations"].rows}
+    assert status == {"a1": "superseded", "b1": "running", "x1": "running", "c1": "running",
+                      "h1": "running", "a2": "running"}
+    assert db["consultations"].get("a1")["error"] == "cancelled"  # kept as it was
+    from db.runs import list_runs
+
+    r1 = next(r for r in list_runs(db) if r["id"] == "r1")
+    assert r1["consultations"] == 3  # the superseded row is not counted
+
+
+def test_done_keys_can_leave_failed_pairs_to_be_retried(tmp_path) -> None:
+    db = open_db(tmp_path / "p.db")
+    case = load_bundled_cases()[0]
+    save_cases(db, [case])
+    db["runs"].insert({"id": "r1"})
+    rec = Recorder(db)
+    for cid, key in (("a", "k1"), ("b", "k2")):
+        rec.emit(ConsultationStarted(consultation_id=cid, case_id=case.id, run_id="r1",
+                                     config={"config_key": key}))
+    rec.emit(ConsultationFinished(consultation_id="a", end_reason=EndReason.BUDGET))
+    rec.emit(ConsultationFailed(consultation_id="b", end_reason=EndReason.ERROR, reason="x"))
+    assert done_keys(db, "r1", retry_failed=True) == {(case.id, "k1")}
+
+
+def test_store_correct_agrees_with_the_batch_outcome_rule(tmp_path) -> None:
+    db = open_db(tmp_path / "p.db")
+    case = load_bundled_cases()[0]
+    save_cases(db, [case])
+    rec = Recorder(db)
+    rec.emit(ConsultationStarted(consultation_id="c", case_id=case.id, config={}))
+    verdicts = [Verdict(moderator="openai/x", correct=False),
+                Verdict(moderator="exact", correct=True)]
+    rec.emit(ConsultationFinished(consultation_id="c", end_reason=EndReason.DIAGNOSIS,
+                                  diagnosis="STEMI", verdicts=verdicts))
+    from core.transcript import verdict_correct
+
+    assert db["consultations"].get("c")["correct"] == int(verdict_correct(verdicts)) == 1
+
+
+def test_events_for_an_unknown_consultation_are_refused(tmp_path) -> None:
+    db = open_db(tmp_path / "p.db")
+    rec = Recorder(db)
+    with pytest.raises(Exception, match="no consultation"):
+        rec.emit(ConsultationFailed(consultation_id="ghost", end_reason=EndReason.ERROR,
+                                    reason="x"))
+    assert db["events"].count == 0  # the transaction was rolled back whole

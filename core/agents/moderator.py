@@ -26,7 +26,7 @@ from core.agents.matching import is_cjk, normalise
 from core.transcript import Verdict
 from core.views import ModeratorView
 
-VERSION = "exact-moderator/2"
+VERSION = "exact-moderator/3"
 # Common abbreviations → their expansion (both directions are tried). Written for bedside.
 ABBREVIATIONS: dict[str, str] = {
     "mi": "myocardial infarction", "stemi": "st elevation myocardial infarction",
@@ -75,8 +75,16 @@ def canonical(name: str) -> str:
 def _negating_prefix(text: str) -> bool:
     words = set(text.split())
     return bool(words & PREFIX_NEGATIONS) or any(
-        f" {p} " in f" {text} " for p in PREFIX_PHRASES) or any(
-        n in text for n in NEGATIONS_CJK)
+        f" {p} " in f" {text} " for p in PREFIX_PHRASES) or _cjk_negation(text)
+
+
+def _cjk_negation(before: str) -> bool:
+    """A Chinese negation governing what follows: right before it ("非ST段抬高型…"), or
+    opening the clause ("排除急性心肌梗死"). "非" inside a qualifier does not negate the
+    disease it qualifies ("非肌层浸润性膀胱癌" is a bladder cancer)."""
+    text = before.strip()
+    return any(text.endswith(n) for n in NEGATIONS_CJK) or any(
+        text.startswith(n) for n in NEGATIONS_CJK if n != "非")
 
 
 def _negating_suffix(text: str) -> bool:
@@ -94,7 +102,7 @@ def _excluded(clause: str) -> bool:
     head = " ".join(words[:2])
     # "non" starts names ("Non-Hodgkin lymphoma"): it negates only a name it precedes.
     return (words[0] in PREFIX_NEGATIONS - {"non"} or any(head.startswith(p) for p in PREFIX_PHRASES)
-            or any(text.startswith(n) for n in NEGATIONS_CJK)
+            or any(text.startswith(n) for n in NEGATIONS_CJK if n != "非")  # as "non"
             or words[-1] in VERDICTS or any(text.endswith(p) for p in VERDICT_PHRASES)
             or any(text.endswith(v) for v in VERDICTS_CJK))
 
@@ -121,7 +129,19 @@ def _fits(got: str, want: str) -> bool:
             _negating_suffix(after) and not _negating_suffix(want))
     if _negating_prefix(got) != _negating_prefix(want):
         return False  # "non st elevation …" is close in spelling, opposite in meaning
-    return fuzz.ratio(got, want) >= CLOSE
+    return _close_spelling(got, want)
+
+
+def _close_spelling(got: str, want: str) -> bool:
+    """A misspelling of the same name, word by word: "myocardail infarction" is, but
+    "anterior st elevation myocardial infarction" is not "inferior …" (one word differs
+    in meaning, though the whole strings are 90 % alike)."""
+    if fuzz.ratio(got, want) < CLOSE:
+        return False
+    a, b = got.split(), want.split()
+    if len(a) != len(b):
+        return fuzz.ratio(got, want) >= 96  # a missing or extra space
+    return all(x == y or fuzz.ratio(x, y) >= 80 for x, y in zip(a, b, strict=True))
 
 
 def named_diagnosis(diagnosis: str) -> str:

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.agents.matching import Entry, best_for_name, cue_hit, make_entries, mentioned, \
-    normalise
+from core.agents.finder import FindingIndex
+from core.agents.matching import cue_hit, make_entries, mentioned, normalise
 from core.agents.templates import cues
 from core.case import Case, InquiryStep
 from core.transcript import Role, Transcript, Turn
@@ -88,12 +88,13 @@ class _Matchers:
                                       f"history:{h.name or h.kind}") for h in case.patient.history])
         self.kind_cues = {h.kind: cues(case.language, h.kind) for h in case.patient.history}
         self.history_kinds = [(h.kind, f"history:{h.name or h.kind}") for h in case.patient.history]
-        pairs: list[tuple[list[str], str]] = []
+        # The examiner's own parser, so an order counts exactly when the examiner answers it
+        # from the case ('vitals', 'bloods', a request in another language).
+        self.findings = FindingIndex(case.physical_exam, case.tests, case.language)
+        self.root_key: dict[int, str] = {}
         for kind, roots in (("exam", case.physical_exam), ("test", case.tests)):
             for root in roots:
-                pairs.extend(([i.name, *i.synonyms], f"{kind}:{root.name}")
-                             for _, i in root.walk())
-        self.findings: list[Entry] = make_entries(pairs)
+                self.root_key.update((id(i), f"{kind}:{root.name}") for _, i in root.walk())
         self.exam_keys = [f"exam:{r.name}" for r in case.physical_exam]
 
 
@@ -140,11 +141,11 @@ def _orders(trace: Trace, m: _Matchers, turn: Turn, at: int) -> None:
                 trace.reach(key, at)
             trace.orders.extend((name, key) for key in m.exam_keys)
             continue
-        entry = best_for_name(name, m.findings)
-        key = entry.payload if entry else None
-        if key:
+        keys = list(dict.fromkeys(m.root_key[id(x)] for x in m.findings.lookup(name)
+                                  if not isinstance(x, str) and id(x) in m.root_key))
+        for key in keys:
             trace.reach(key, at)
-        trace.orders.append((name, key))
+        trace.orders.extend((name, key) for key in keys or [None])
 
 
 def step_key(step: InquiryStep, items: dict[str, CaseItem]) -> str | None:

@@ -49,6 +49,7 @@ def run_rows(db: Database) -> list[dict[str, Any]]:
         " coalesce(sum(c.status = 'running'), 0) AS running,"
         " coalesce(sum(c.status NOT IN ('finished', 'failed', 'cancelled', 'running')), 0)"
         " AS other FROM runs r LEFT JOIN consultations c ON c.run_id = r.id"
+        " AND c.status != 'superseded'"  # rows redone on resume: kept, but not counted
         " GROUP BY r.id ORDER BY r.created_at DESC"))
 
 
@@ -102,7 +103,8 @@ def run_outcome(db: Database, run_id: str) -> tuple[str, str]:
     "done"), with the first failure's reason so a wrong model name or server shows at once.
     """
     counts = dict(db.execute("SELECT status, count(*) FROM consultations WHERE run_id = ?"
-                             " GROUP BY status", [run_id]).fetchall())
+                             " AND status != 'superseded' GROUP BY status",
+                             [run_id]).fetchall())
     total = sum(counts.values())
     failed = counts.get("failed", 0)
     order = ["finished", "failed", "cancelled"]
@@ -146,7 +148,8 @@ def run_status(db: Database, run_id: str) -> str | None:
 
 def progress_counts(db: Database, run_id: str | None = None) -> tuple[int, int, int]:
     """(consultations, turns, finished) — cheap fingerprint used to poll for changes."""
-    where, args = ("WHERE run_id = ?", [run_id]) if run_id else ("", [])
+    where, args = ("WHERE run_id = ? AND status != 'superseded'", [run_id]) if run_id else \
+        ("WHERE status != 'superseded'", [])
     n, done = db.execute(f"SELECT count(*), sum(status != 'running') FROM consultations {where}",
                          args).fetchone()
     turns = db.execute(
@@ -161,8 +164,8 @@ def live_rows(db: Database, run_id: str | None) -> list[dict[str, Any]]:
     The consultation row gets its totals when it ends; while it runs, the turn, tokens and
     cost come from its stored turns (each committed as it completes).
     """
-    where, args = ("WHERE c.run_id = ?", [run_id]) if run_id else \
-        ("WHERE c.status = 'running'", [])
+    where, args = ("WHERE c.run_id = ? AND c.status != 'superseded'", [run_id]) if run_id \
+        else ("WHERE c.status = 'running'", [])
     return list(db.query(
         "SELECT c.id, c.case_id, c.doctor, c.status,"
         " max(coalesce(c.doctor_turns, 0), coalesce(t.turn, 0)) AS doctor_turns,"
