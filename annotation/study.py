@@ -45,7 +45,8 @@ class RubricItem(_Model):
     roles: list[Literal["doctor", "patient", "examiner"]] = Field(
         default_factory=list, description="Per-turn items: the roles whose turns are rated.")
     turn_kinds: list[str] = Field(
-        default_factory=list, description="Per-turn items: only turns of these kinds (any if empty).")
+        default_factory=list,
+        description="Per-turn items: only turns of these kinds (any if empty).")
     min: int = Field(1, description="Scale: lowest value.")
     max: int = Field(10, description="Scale: highest value (at most 10: one key per value).")
     anchors: dict[int, str] = Field(default_factory=dict, description="Scale: labelled values.")

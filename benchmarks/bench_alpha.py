@@ -63,7 +63,7 @@ def measure(name: str, data: np.ndarray, level: str, runs: int) -> None:
     """Print the median time of `runs` alpha + bootstrap computations."""
     times, result = [], None
     for run in range(runs):
-        t, result = timed(lambda: krippendorff_alpha(data, level, n_boot=N_BOOT, seed=run))
+        t, result = timed(lambda run=run: krippendorff_alpha(data, level, n_boot=N_BOOT, seed=run))
         times.append(t)
     assert result is not None and result.value is not None
     print(f"{name}, {int((~np.isnan(data)).sum())} ratings, {level} + {N_BOOT} bootstrap: "

@@ -1,0 +1,1 @@
+"""The headless domain: case model, role views, agents, engine, batches and metrics."""

@@ -295,7 +295,7 @@ async def run_batch(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], store
     watcher = _cancel_all_on(cancel, controls)
     try:
         await asyncio.gather(*(one(i, job, control, given is not None)
-                               for (i, job, given), control in zip(todo, controls)))
+                               for (i, job, given), control in zip(todo, controls, strict=False)))
     finally:
         watcher.cancel()
     return [o for o in outcomes if o is not None]

@@ -124,6 +124,10 @@ class PatientProfile(_Model):
     secondary_symptoms: list[Symptom] = Field(default_factory=list, description="Other symptoms.")
     history: list[HistoryItem] = Field(default_factory=list, description="All history items.")
     opening: str | None = Field(None, description="The patient's first words, if scripted.")
+    proxy: str | None = Field(
+        None, description="Who answers for the patient when the patient cannot (a child's "
+        "mother, a husband after a stroke), e.g. 'mother'. Stored text is then in that "
+        "person's voice, and the offline patient speaks of the patient as he or she.")
 
     @field_validator("history", mode="before")
     @classmethod
@@ -160,7 +164,8 @@ class ImageRef(_Model):
     url: str | None = Field(None, description="Where the image lives (URL), if remote.")
     path: str | None = Field(None, description="Local file path, if bundled.")
     description: str | None = Field(None, description="Text description of the image.")
-    given_upfront: bool = Field(True, description="Shown to the doctor at the start, else on request.")
+    given_upfront: bool = Field(
+        True, description="Shown to the doctor at the start, else on request.")
 
 
 class Diagnosis(_Model):

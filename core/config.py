@@ -47,7 +47,8 @@ class AgentSpec(BaseModel):
     seed: int | None = Field(None, description="Sampling seed passed to the model, if any.")
     timeout: float = Field(60.0, gt=0, description="Seconds before one model call is abandoned.")
     retries: int = Field(3, ge=0, le=10, description="Retries on rate limits and server errors.")
-    backoff: float = Field(1.0, ge=0, description="First retry delay in seconds; doubles each time.")
+    backoff: float = Field(
+        1.0, ge=0, description="First retry delay in seconds; doubles each time.")
     stream: bool = Field(True, description="Stream tokens (emitted as TokenDelta events).")
     label: str | None = Field(None, description="Display label, e.g. 'human:alice'.")
 

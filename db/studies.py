@@ -405,7 +405,7 @@ def progress(db: Database, study_id: str, rater_id: str) -> Progress:
     times = sorted(t for (at,) in db.execute(
         "SELECT at FROM rating_saves WHERE study_id = ? AND rater_id = ? AND undone_at IS NULL"
         " AND kind IN ('save', 'skip')", [study_id, rater_id]) if (t := _when(at)) > 0)
-    gaps = [b - a for a, b in zip(times, times[1:]) if 0 < b - a <= MAX_GAP_S]
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False) if 0 < b - a <= MAX_GAP_S]
     left = statistics.median(gaps) * (total - finished) if gaps else None
     return Progress(finished, total, left)
 

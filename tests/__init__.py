@@ -1,0 +1,1 @@
+"""The bedside test suite."""

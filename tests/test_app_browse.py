@@ -8,7 +8,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Select, TabbedContent
 
-from tests.app_support import HOSTILE, seed
+from tests.app_support import seed
 from tui.app import BedsideApp
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen

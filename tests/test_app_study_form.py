@@ -96,7 +96,7 @@ async def test_duplicate_name_is_refused_and_enter_submits(tmp_path: Path) -> No
     app = BedsideApp(tmp_path / "s.db")
     async with app.run_test(size=(120, 40)) as pilot:
         await _home(pilot)
-        for attempt in range(2):
+        for _attempt in range(2):
             app.ask_new_study()
             await pilot.pause()
             form = app.screen

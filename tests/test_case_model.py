@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from pydantic import ValidationError
 
 from core.caseio import load_bundled_cases, parse_case, validate_case_errors
 from core.errors import InputError
@@ -59,7 +60,7 @@ def test_views_are_copies_not_references() -> None:
     view = examiner_view(case)
     case.tests[0].value = "tampered"
     assert view.tests[0].value != "tampered"
-    with pytest.raises(Exception):
+    with pytest.raises(ValidationError):
         view.tests = []  # frozen
 
 

@@ -136,7 +136,7 @@ def test_an_english_interview_answers_from_the_case() -> None:
         "Any illnesses in the family?", "Do you take any medications?", "How old are you?",
         "What do you do for work?", "Any other symptoms?", "Are your eyes yellow?",
         "Any diarrhoea?", "Tell me about the vomiting.", "When did that begin?",
-        "Do you smoke?"], interview(BILIARY, QUESTIONS)))
+        "Do you smoke?"], interview(BILIARY, QUESTIONS), strict=False))
     assert a["What brings you in today?"] == "I've got a terrible pain under my right ribs."
     assert a["When did it start?"] == "It started about 30 hours ago, an hour after a fatty meal."
     assert a["How long has it lasted?"] == "Constant since it started."
@@ -169,7 +169,7 @@ def test_third_person_imported_text_is_spoken_in_the_first_person() -> None:
         "Are you sweating?", "Do you feel sick?", "Do you take any medications?",
         "Any allergies?", "Any heart disease in the family?", "Do you smoke?",
         "What brings you in?", "What do you do for a living?", "Any palpitations?"],
-        interview(IMPORTED, QUESTIONS)))
+        interview(IMPORTED, QUESTIONS), strict=False))
     assert a["Are you sweating?"] == "Yes, I'm drenched in sweat."
     assert a["Do you feel sick?"] == "Yes, I feel sick."
     assert a["Do you take any medications?"] == "Amlodipine daily; I stopped my statin."
@@ -210,7 +210,7 @@ def test_a_spanish_interview_answers_in_spanish() -> None:
         "¿Qué enfermedades tiene?", "¿Qué enfermedad tiene?", "¿Cuántos años tiene?",
         "¿A qué se dedica?", "¿Le duelen otras articulaciones?", "¿Qué comió anoche?",
         "¿Alguien en su familia tiene alguna enfermedad?", "¿Cuándo empezó?",
-        "¿Cómo es el dolor?", "Do you have a fever?"], interview(SPANISH, QUESTIONS)))
+        "¿Cómo es el dolor?", "Do you have a fever?"], interview(SPANISH, QUESTIONS), strict=False))
     assert a["¿Qué le trae por aquí?"] == "Me duele muchísimo el dedo gordo del pie."
     assert a["¿Tiene náuseas?"] == phrase("es", "absent_generic")
     assert a["¿Tiene fiebre?"] == "Sí, me noto destemplado."
@@ -233,7 +233,7 @@ def test_a_french_interview_answers_in_french() -> None:
         "Qu'est-ce qui vous amène ?", "Avez-vous mal à la tête ?", "Avez-vous de la fièvre ?",
         "Quel âge avez-vous ?", "Avez-vous des antécédents familiaux ?",
         "Avez-vous des nausées ?", "Quand est-ce que ça a commencé ?",
-        "Que faites-vous dans la vie ?"], interview(FRENCH, QUESTIONS)))
+        "Que faites-vous dans la vie ?"], interview(FRENCH, QUESTIONS), strict=False))
     assert a["Qu'est-ce qui vous amène ?"] == "J'ai un mal de tête qui ne passe pas depuis hier."
     assert a["Avez-vous mal à la tête ?"] == "Oui, frontale, pulsatile, 7/10."
     assert a["Avez-vous de la fièvre ?"] == "Pas de fièvre."
@@ -251,7 +251,7 @@ def test_a_german_interview_answers_in_german() -> None:
         "Was führt Sie zu uns?", "Haben Sie Fieber?", "Wann hat es angefangen?",
         "Können Sie das beschreiben?", "Wie alt sind Sie?", "Haben Sie Kopfschmerzen?",
         "Hat sie Herzstolpern?", "Gibt es Krankheiten in der Familie?",
-        "Was hat sie gegessen?"], interview(GERMAN, QUESTIONS)))
+        "Was hat sie gegessen?"], interview(GERMAN, QUESTIONS), strict=False))
     assert a["Was führt Sie zu uns?"] == "Sie konnte auf einmal nicht mehr reden."
     assert a["Haben Sie Fieber?"] == phrase("de", "absent_generic")
     assert a["Wann hat es angefangen?"] == \
@@ -270,7 +270,7 @@ def test_a_chinese_interview_answers_in_chinese() -> None:
     a = dict(zip(QUESTIONS := [
         "您好，哪里不舒服？", "什么时候开始的？", "有腹痛吗？", "尿的时候疼吗？", "抽烟吗？",
         "家里人有什么病吗？", "您多大年纪？", "还有其他症状吗？", "最近吃了什么？",
-        "您得的是什么病？", "Do you smoke?"], interview(CHINESE, QUESTIONS)))
+        "您得的是什么病？", "Do you smoke?"], interview(CHINESE, QUESTIONS), strict=False))
     assert a["您好，哪里不舒服？"] == "这三个礼拜小便时不时是红的。"  # the complaint first
     assert a["什么时候开始的？"] == "三周前首次出现。"
     assert a["有腹痛吗？"] == phrase("zh-Hans", "absent_generic")
@@ -339,3 +339,18 @@ def test_a_record_without_symptom_details_still_answers_when_it_started() -> Non
                             "month. It is worse in the evening.",
                             "primary_symptoms": [{"name": "double vision"}]})
     assert interview(told, ["When did it start?"]) == ["I have had double vision for a month."]
+
+
+def test_a_proxy_speaks_of_the_patient_and_keeps_their_own_voice() -> None:
+    # The mother answers for her son (peds-001), the husband for his wife (neuro-003): the
+    # templates speak of the patient, and the stored text is not turned into "I".
+    cases = {c.id: c for c in load_bundled_cases()}
+    mother = RetrievalPatient(patient_view(cases["peds-001"]))
+    assert mother.respond("How old is he?", []) == "He's 9 months old."
+    vomiting = mother.respond("Has he been vomiting?", [])
+    assert vomiting.startswith("Yes, he") and "I've been sick" not in vomiting
+    assert mother.respond("Any other symptoms?", []).startswith("He's also had")
+    husband = RetrievalPatient(patient_view(cases["neuro-003"]))
+    assert husband.respond("Wie alt ist Ihre Frau?", []) == "Sie ist 68 Jahre alt."
+    patient = RetrievalPatient(patient_view(cases["card-001"]))
+    assert patient.respond("How old are you?", []) == "I'm 58."

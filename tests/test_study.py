@@ -124,7 +124,7 @@ def test_plan_is_balanced_k_overlap_and_seeded() -> None:
     plan = plan_assignments(ids, ["a", "b", "c", "d"], overlap=2, seed=3, calibration=2)
     calib = {c for c, cal in plan["a"] if cal}
     assert len(calib) == 2
-    for rater, items in plan.items():
+    for _rater, items in plan.items():
         # calibration items come first, for everyone
         assert [cal for _, cal in items] == sorted((cal for _, cal in items), reverse=True)
         assert {c for c, cal in items if cal} == calib

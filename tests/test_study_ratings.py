@@ -107,7 +107,7 @@ def test_progress_estimates_time_from_gaps_between_saves(study) -> None:
     db, sid, alice = study
     items = [x["id"] for x in studies.assignments(db, sid, alice)]
     # saves at 0, 60 and 180 s: gaps 60 and 120, median 90 s per item
-    for aid, t in zip(items, ("10:00:00", "10:01:00", "10:03:00")):
+    for aid, t in zip(items, ("10:00:00", "10:01:00", "10:03:00"), strict=False):
         studies.save_ratings(db, aid, FULL, at=f"2025-01-01T{t}.000Z")
     p = studies.progress(db, sid, alice)
     assert (p.finished, p.total) == (3, len(items))

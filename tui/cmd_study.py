@@ -15,7 +15,8 @@ from typing import Any
 from core.errors import InputError
 
 
-def register(sub: argparse._SubParsersAction, add_db: Callable[[argparse.ArgumentParser], None]) -> None:
+def register(sub: argparse._SubParsersAction,
+             add_db: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add the reader-study commands."""
     study = sub.add_parser("study", help="create and list reader studies")
     ssub = study.add_subparsers(dest="study_command", required=True, metavar="ACTION")

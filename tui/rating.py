@@ -198,8 +198,8 @@ class RatingScreen(Screen[None]):
 
         p = studies.progress(self.db, self.study_id, self.rater_id)
         name = self.view.study if self.view else self.study_key
-        line = Text(f"{name} · {self.rater_name} · {p.finished} / {p.total} · "
-                    f"{_minutes(p.seconds_left)}")
+        line = literal(f"{name} · {self.rater_name} · {p.finished} / {p.total} · "
+                       f"{_minutes(p.seconds_left)}")  # names are user-typed text
         if self.item is not None and self.item.calibration:
             line.append("  · calibration", style="bold yellow")
         self.query_one("#progress", Static).update(line)

@@ -124,7 +124,8 @@ def crossed_block(present: np.ndarray) -> tuple[list[int], np.ndarray]:
     sets = Counter(tuple(np.flatnonzero(col)) for col in present.T if col.sum() >= 2)
     candidates = {s for s, _ in sets.most_common(_MAX_SETS)}
     shared = present.astype(float) @ present.T.astype(float)  # units rated by both i and j
-    candidates |= {(int(i), int(j)) for i, j in zip(*np.nonzero(np.triu(shared >= 2, 1)))}
+    rows, cols = np.nonzero(np.triu(shared >= 2, 1))
+    candidates |= {(int(i), int(j)) for i, j in zip(rows, cols, strict=True)}
     best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
     for raters in sorted(candidates):
         units = int(present[list(raters)].all(axis=0).sum())

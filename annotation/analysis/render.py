@@ -240,7 +240,7 @@ def _text_table(headers: list[str], rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
     def line(cells: list[str]) -> str:
         first = cells[0].ljust(widths[0])
-        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:])]
+        rest = [c.rjust(w) for c, w in zip(cells[1:], widths[1:], strict=False)]
         return "  ".join([first, *rest]).rstrip()
     return [line(headers), "  ".join("-" * w for w in widths), *map(line, rows)]
 

@@ -101,7 +101,8 @@ def _excluded(clause: str) -> bool:
         return True
     head = " ".join(words[:2])
     # "non" starts names ("Non-Hodgkin lymphoma"): it negates only a name it precedes.
-    return (words[0] in PREFIX_NEGATIONS - {"non"} or any(head.startswith(p) for p in PREFIX_PHRASES)
+    return (words[0] in PREFIX_NEGATIONS - {"non"}
+            or any(head.startswith(p) for p in PREFIX_PHRASES)
             or any(text.startswith(n) for n in NEGATIONS_CJK if n != "非")  # as "non"
             or words[-1] in VERDICTS or any(text.endswith(p) for p in VERDICT_PHRASES)
             or any(text.endswith(v) for v in VERDICTS_CJK))

@@ -28,7 +28,8 @@ from functools import lru_cache
 from core.agents import questions, voice
 from core.agents.base import DeltaFn, Reply
 from core.agents.matching import cue_hit, is_cjk, make_entries, mentioned, normalise
-from core.agents.templates import CUES, ONSET_FITS, PHRASES, cues, lang_key, phrase
+from core.agents.templates import (CUES, ONSET_FITS, PHRASES, cues, grammatical_sex, lang_key,
+                                   phrase)
 from core.agents.vocab_symptoms import SYMPTOMS
 from core.case import HISTORY_KINDS, HistoryItem, Symptom
 from core.transcript import Role, Turn
@@ -74,6 +75,10 @@ class RetrievalPatient:
     def __init__(self, view: PatientView) -> None:
         self.lang = view.language
         self.profile = view.profile
+        # Someone answering for the patient speaks of them as he/she, and the stored text is
+        # already in that person's voice: no third-to-first person conversion.
+        self.about = grammatical_sex(view.profile.demographics.sex) \
+            if view.profile.proxy else None
         self.symptoms = make_entries([(symptom_terms(s), s) for s in view.symptoms])
         self.words = {id(e.payload): {w for t in e.terms for w in t.split()}
                       for e in self.symptoms}
@@ -169,7 +174,7 @@ class RetrievalPatient:
 
     def _symptom(self, s: Symptom, q: str) -> list[str]:
         if not s.present:
-            desc = voice.first_person(s.description or "", self.lang)
+            desc = self._voice(s.description or "", self.lang)
             if not desc:
                 return [phrase(self.lang, "absent_generic")]
             return [desc if _DENIAL.match(normalise(desc) or desc) else
@@ -179,11 +184,16 @@ class RetrievalPatient:
             return facets
         if s.description:
             return [voice.attach(self.lang, "yes",
-                                 voice.first_person(s.description, self.lang))]
+                                 self._voice(s.description, self.lang))]
         if s.character:
             return [voice.attach(self.lang, "yes", voice.sentence(
-                voice.first_person(s.character, self.lang), self.lang))]
-        return [phrase(self.lang, "yes_name", voice.lower_first(s.name, self.lang))]
+                self._voice(s.character, self.lang), self.lang))]
+        return [phrase(self.lang, "yes_name", voice.lower_first(s.name, self.lang),
+                       self.about)]
+
+    def _voice(self, text: str, lang: str) -> str:
+        """Stored text in the speaker's voice (the patient's, unless a proxy speaks)."""
+        return text if self.about else voice.first_person(text, lang)
 
     def _facets(self, s: Symptom, q: str) -> list[str]:
         out = []
@@ -194,7 +204,7 @@ class RetrievalPatient:
         return out
 
     def _facet(self, facet: str, value: str) -> str:
-        value = voice.first_person(value, self.lang)
+        value = self._voice(value, self.lang)
         return voice.onset(value, self.lang) if facet == "onset" else \
             voice.sentence(value, self.lang)
 
@@ -211,23 +221,26 @@ class RetrievalPatient:
         if symptom_named:  # "any fever?" was answered by the symptom itself
             kinds.discard("review_of_systems")
         found += [h for h in self.profile.history if h.kind in kinds and h not in found]
-        return [phrase(self.lang, "history", voice.first_person(h.text, self.lang))
+        return [phrase(self.lang, "history", self._voice(h.text, self.lang))
                 for h in found[:MAX_PARTS]]
 
     def _other_symptoms(self, named: list[Symptom]) -> str:
         names = [s.name for s in self.profile.secondary_symptoms if s.present and s not in named]
         if not names:
             return phrase(self.lang, "no_more")
-        return phrase(self.lang, "more_symptoms", voice.listing(names, self.lang))
+        return phrase(self.lang, "more_symptoms", voice.listing(names, self.lang),
+                      self.about)
 
     def _demographics(self, q: str) -> list[str]:
         demo = self.profile.demographics
         out = []
         if demo.age and cue_hit(q, self.cue["age"]):
             age = demo.age.strip()
-            out.append(phrase(self.lang, "age" if age.isdigit() else "age_text", age))
+            out.append(phrase(self.lang, "age" if age.isdigit() else "age_text", age,
+                              self.about))
         if demo.occupation and cue_hit(q, self.cue["occupation"]):
-            out.append(phrase(self.lang, "occupation", self._occupation(demo.occupation)))
+            out.append(phrase(self.lang, "occupation", self._occupation(demo.occupation),
+                              self.about))
         return out
 
     def _occupation(self, job: str) -> str:
@@ -245,7 +258,7 @@ class RetrievalPatient:
         if not text and p.history_of_present_illness:
             sentences = re.split(r"(?<=[.!?。])\s*", p.history_of_present_illness.strip())
             text = " ".join(sentences[:2])
-        return voice.first_person(text, self.lang) if text else phrase(self.lang, "dont_know")
+        return self._voice(text, self.lang) if text else phrase(self.lang, "dont_know")
 
     # -- the symptom under discussion ------------------------------------------------------
     def _about_topic(self, question: str, q: str, turns: Sequence[Turn]) -> list[str]:
@@ -265,12 +278,12 @@ class RetrievalPatient:
         """What the story says about a symptom whose onset, duration or character is not
         stored: its description, else the first sentence of the story that names it."""
         if s.description:  # "Depuis quand ?" about a symptom told briefly
-            return [voice.first_person(s.description, self.lang)]
+            return [self._voice(s.description, self.lang)]
         entry = next(e for e in self.symptoms if e.payload is s)
         hpi = self.profile.history_of_present_illness or ""
         for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
             if part.strip() and any(t in normalise(part) for t in entry.terms):
-                return [voice.first_person(part.strip(), self.lang)]
+                return [self._voice(part.strip(), self.lang)]
         return []
 
     def _cue_word(self, word: str) -> bool:
@@ -299,14 +312,14 @@ class RetrievalPatient:
                 if value:
                     out.append((value, self._facet(facet, value)))
             if s.description:
-                answer = (voice.first_person(s.description, self.lang) if s.present
+                answer = (self._voice(s.description, self.lang) if s.present
                           else self._symptom(s, "")[0])
                 out.append((s.description, answer))
         hpi = self.profile.history_of_present_illness or ""
         for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
             if part.strip():
-                out.append((part, voice.first_person(part.strip(), self.lang)))
-        out.extend((h.text, voice.first_person(h.text, self.lang))
+                out.append((part, self._voice(part.strip(), self.lang)))
+        out.extend((h.text, self._voice(h.text, self.lang))
                    for h in self.profile.history)
         return out
 

@@ -40,7 +40,8 @@ _WORKUP = [
 # keyword in what was heard → extra tests to order
 _KEYWORD_TESTS: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
     (("chest pain", "chest pressure", "jaw", "left arm"), ("troponin",)),
-    (("breath", "calf", "flight", "haemoptysis", "blood in"), ("D-dimer", "CT pulmonary angiogram")),
+    (("breath", "calf", "flight", "haemoptysis", "blood in"),
+     ("D-dimer", "CT pulmonary angiogram")),
     (("cough", "fever", "phlegm", "sputum"), ("C-reactive protein", "blood cultures")),
     (("palpitation", "racing", "irregular"), ("thyroid function tests", "echocardiogram")),
     (("swollen", "swelling", "ankle", "orthopnoea", "pillows"), ("NT-proBNP", "echocardiogram")),

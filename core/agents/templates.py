@@ -13,10 +13,15 @@ Must not import: anything but the standard library.
 
 from __future__ import annotations
 
-VERSION = "templates/2"
+VERSION = "templates/3"
 
 PHRASES: dict[str, dict[str, str]] = {
     "en": {
+        "age@m": "He's {text}.", "age@f": "She's {text}.",
+        "age_text@m": "He's {text} old.", "age_text@f": "She's {text} old.",
+        "occupation@m": "He's {text}.", "occupation@f": "She's {text}.",
+        "more_symptoms@m": "He's also had {text}.", "more_symptoms@f": "She's also had {text}.",
+        "yes_name@m": "Yes, he has {text}.", "yes_name@f": "Yes, she has {text}.",
         "complaint": "{text}", "history": "{text}", "fact": "{text}.",
         "yes": "Yes, {text}", "yes_name": "Yes, I have {text}.", "no": "No. {text}",
         "absent_generic": "No, I haven't noticed anything like that.",
@@ -32,6 +37,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "join": " ", "list_sep": ", ", "list_and": " and ",
     },
     "es": {
+        "age@m": "Tiene {text} años.", "age@f": "Tiene {text} años.",
+        "age_text@m": "Tiene {text}.", "age_text@f": "Tiene {text}.",
+        "occupation@m": "Es {text}.", "occupation@f": "Es {text}.",
+        "more_symptoms@m": "También le he notado: {text}.",
+        "more_symptoms@f": "También le he notado: {text}.",
+        "yes_name@m": "Sí, tiene {text}.", "yes_name@f": "Sí, tiene {text}.",
         "complaint": "{text}", "history": "{text}", "fact": "{text}.",
         "yes": "Sí, {text}", "yes_name": "Sí, tengo {text}.", "no": "No. {text}",
         "absent_generic": "No, no he notado nada parecido.",
@@ -47,6 +58,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "join": " ", "list_sep": ", ", "list_and": " y ",
     },
     "fr": {
+        "age@m": "Il a {text} ans.", "age@f": "Elle a {text} ans.",
+        "age_text@m": "Il a {text}.", "age_text@f": "Elle a {text}.",
+        "occupation@m": "Il est {text}.", "occupation@f": "Elle est {text}.",
+        "more_symptoms@m": "J'ai aussi remarqué chez lui : {text}.",
+        "more_symptoms@f": "J'ai aussi remarqué chez elle : {text}.",
+        "yes_name@m": "Oui, il a : {text}.", "yes_name@f": "Oui, elle a : {text}.",
         "complaint": "{text}", "history": "{text}", "fact": "{text}.",
         "yes": "Oui, {text}", "yes_name": "Oui : {text}.", "no": "Non. {text}",
         "absent_generic": "Non, je n'ai rien remarqué de tel.",
@@ -64,6 +81,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "join": " ", "list_sep": ", ", "list_and": " et ",
     },
     "de": {
+        "age@m": "Er ist {text} Jahre alt.", "age@f": "Sie ist {text} Jahre alt.",
+        "age_text@m": "Er ist {text} alt.", "age_text@f": "Sie ist {text} alt.",
+        "occupation@m": "Er ist {text}.", "occupation@f": "Sie ist {text}.",
+        "more_symptoms@m": "Außerdem ist mir bei ihm aufgefallen: {text}.",
+        "more_symptoms@f": "Außerdem ist mir bei ihr aufgefallen: {text}.",
+        "yes_name@m": "Ja, er hat: {text}.", "yes_name@f": "Ja, sie hat: {text}.",
         "complaint": "{text}", "history": "{text}", "fact": "{text}.",
         "yes": "Ja, {text}", "yes_name": "Ja: {text}.", "no": "Nein. {text}",
         "absent_generic": "Nein, so etwas ist mir nicht aufgefallen.",
@@ -82,6 +105,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "join": " ", "list_sep": ", ", "list_and": " und ",
     },
     "zh-Hans": {
+        "age@m": "他{text}岁。", "age@f": "她{text}岁。",
+        "age_text@m": "他{text}。", "age_text@f": "她{text}。",
+        "occupation@m": "他是{text}。", "occupation@f": "她是{text}。",
+        "more_symptoms@m": "他还有{text}。", "more_symptoms@f": "她还有{text}。",
+        "yes_name@m": "是的，他有{text}。", "yes_name@f": "是的，她有{text}。",
         "complaint": "{text}", "history": "{text}", "fact": "{text}。",
         "yes": "是的，{text}", "yes_name": "是的，有{text}。", "no": "没有。{text}",
         "absent_generic": "没有，我没注意到这种情况。",
@@ -269,11 +297,28 @@ def lang_key(tag: str) -> str:
     return base if base in PHRASES else "en"
 
 
-def phrase(tag: str, key: str, text: str = "") -> str:
-    """Fill one patient-voice template, falling back to English."""
+def phrase(tag: str, key: str, text: str = "", about: str | None = None) -> str:
+    """Fill one patient-voice template, falling back to English.
+
+    `about` ('m' or 'f') is set when someone answers for the patient (`proxy`): templates
+    that would say "I" then speak of the patient ("He's 9 months old."), where the
+    language has such a variant.
+    """
     lang = lang_key(tag)
-    template = PHRASES[lang][key] if key in PHRASES[lang] else PHRASES["en"][key]
+    table = PHRASES[lang]
+    if about and f"{key}@{about}" in table:
+        return table[f"{key}@{about}"].format(text=text)
+    template = table[key] if key in table else PHRASES["en"][key]
     return template.format(text=text)
+
+
+_FEMALE = ("f", "w", "mujer", "femenino", "femme", "féminin", "weiblich", "frau", "女")
+
+
+def grammatical_sex(sex: str | None) -> str:
+    """'f' or 'm' from a free-text sex ('female', 'varón', 'weiblich', '女'); 'm' if unsure."""
+    text = (sex or "").strip().lower()
+    return "f" if text.startswith(_FEMALE) else "m"
 
 
 def cues(tag: str, cue: str) -> list[str]:

@@ -222,7 +222,7 @@ _NAME_MAX = 30  # a 'name: value' prefix longer than this is prose, not a name
 
 def split_name_value(text: str) -> tuple[str | None, str]:
     """'Temperature: 36.8°C' → ('Temperature', '36.8°C'); prose → (None, text)."""
-    m = re.match(r"^([^:：]{1,%d}?)\s*[:：]\s*(.*)$" % _NAME_MAX, text)
+    m = re.match(rf"^([^:：]{{1,{_NAME_MAX}}}?)\s*[:：]\s*(.*)$", text)
     if not m or re.search(r"[。；;]", m.group(1)) or m.group(1).count(",") > 1:
         return None, text
     return m.group(1).strip(), m.group(2).strip()

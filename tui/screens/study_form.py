@@ -21,6 +21,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Input, Label, Static, TextArea
 
 from core.errors import BedsideError, InputError
+from tui.widgets.literal import literal
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
@@ -200,7 +201,7 @@ class StudyFormScreen(ModalScreen[CreatedStudy | None]):
         try:
             created = create_from_form(self.bedside.db, self.values())
         except BedsideError as err:
-            self.query_one("#study-error", Static).update(Text(str(err)))
+            self.query_one("#study-error", Static).update(literal(str(err)))
             return
         self.dismiss(created)
 
