@@ -24,6 +24,7 @@ from tests.fake_openai_server import FakeOpenAIServer
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 120  # seconds allowed for a state to be reached (a loaded machine is slow)
+CASES = 8
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,7 @@ def server() -> Iterator[FakeOpenAIServer]:
 
 
 def _args(server: FakeOpenAIServer) -> list[str]:
-    return ["--limit", "6", "--concurrency", "3", "--doctor", "openai/fake-doctor",
+    return ["--limit", f"{CASES}", "--concurrency", "3", "--doctor", "openai/fake-doctor",
             "--patient", "openai/fake-patient", "--examiner", "openai/fake-examiner",
             "--moderator", "exact,openai/fake-moderator", "--api-base", server.base_url,
             "--timeout", "30", "--json"]
@@ -78,12 +79,15 @@ def _outcomes(db: Path) -> dict[tuple[str, str], tuple[Any, ...]]:
 
 
 def _wait_mid_run(proc: subprocess.Popen[str], db: Path) -> None:
-    """Until at least one consultation finished and another is running."""
+    """Until at least one consultation finished, another is running and at least two have
+    not started yet: the signal then surely lands mid-run, however slow the machine."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         assert proc.poll() is None, proc.communicate()
         counts = dict(_query(db, "SELECT status, count(*) FROM consultations GROUP BY 1"))
-        if counts.get("finished", 0) >= 1 and counts.get("running", 0) >= 1:
+        started = sum(counts.values())
+        if counts.get("finished", 0) >= 1 and counts.get("running", 0) >= 1 \
+                and started <= CASES - 2:
             return
         time.sleep(0.05)
     raise AssertionError("the run never reached the middle")
