@@ -9,6 +9,14 @@ case:
 - doctor: the objective, up-front images and multiple-choice options only.
 - moderator: the ground-truth diagnosis (and accepted names) only.
 
+Views are cheap to cut, so every agent gets a fresh one: the nested parts (profile, finding
+trees) are dumped to plain data and validated back, which pydantic-core does in compiled code,
+building new objects all the way down — several times faster than `model_copy(deep=True)`,
+which walks the tree with `copy.deepcopy` in Python. Views are deliberately not cached and
+shared between consultations: a view is frozen only at its top level (the `Item`s and lists
+inside are ordinary mutable models), and a cache key that notices in-place edits of a case
+would cost a good part of what it saves.
+
 Must not import: textual, rich, litellm, or any other bedside package.
 """
 
@@ -67,20 +75,19 @@ class ModeratorView(_View):
 
 
 def patient_view(case: Case) -> PatientView:
-    """Cut the patient's view from a case."""
-    return PatientView(
-        case_id=case.id, language=case.language, profile=case.patient.model_copy(deep=True)
-    )
+    """Cut the patient's view from a case (a deep copy of the patient profile)."""
+    return PatientView.model_validate(
+        {"case_id": case.id, "language": case.language, "profile": case.patient.model_dump()})
 
 
 def examiner_view(case: Case) -> ExaminerView:
-    """Cut the examiner's view from a case."""
-    return ExaminerView(
-        case_id=case.id,
-        language=case.language,
-        physical_exam=[i.model_copy(deep=True) for i in case.physical_exam],
-        tests=[i.model_copy(deep=True) for i in case.tests],
-    )
+    """Cut the examiner's view from a case (deep copies of the finding trees)."""
+    # One dump of the two fields, one validation: no per-item Python work. Every validator
+    # on these models is an idempotent normaliser, so re-validating changes no value
+    # (tests/test_views.py checks view == case part on every bundled and imported case).
+    findings = case.model_dump(include={"physical_exam", "tests"})
+    return ExaminerView.model_validate(
+        {"case_id": case.id, "language": case.language, **findings})
 
 
 def doctor_view(case: Case) -> DoctorView:

@@ -38,7 +38,7 @@ def _columns(line: str) -> list[int]:
 
 
 def test_cases_list_aligns_cjk_titles_and_sets_placeholders_apart(tmp_path) -> None:
-    from tests.test_importers import AIH_ZH, DIALOG, RJUA, peer
+    from tests.importer_support import AIH_ZH, DIALOG, RJUA, peer
 
     db = tmp_path / "p.db"
     for fmt, sample in (("aihospital", AIH_ZH), ("rjua", RJUA), ("aihospital-dialog", DIALOG)):

@@ -13,7 +13,7 @@ from db.cases import get_case, list_cases
 from db.connection import open_db
 from db.consultations import get_transcript
 from tests.test_cli_cases import bedside
-from tests.test_importers import AIH_EN, AIH_ZH, DIALOG, MEDQA, NEJM, RJUA, peer
+from tests.importer_support import AIH_EN, AIH_ZH, DIALOG, MEDQA, NEJM, RJUA, peer
 
 SAMPLES = [("agentclinic", MEDQA), ("agentclinic-nejm", NEJM), ("aihospital", AIH_ZH),
            ("aihospital", AIH_EN), ("aihospital-dialog", DIALOG), ("rjua", RJUA)]
