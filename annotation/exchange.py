@@ -37,7 +37,7 @@ from annotation.assignment import load_definition
 from annotation.blinding import transcript_units
 from annotation.study import Rubric
 from core.errors import BedsideError, InputError
-from db import studies
+from db import ratings, studies
 from db.jsoncol import loads
 
 REQUIRED = ("study", "consultation", "item", "unit", "rater", "rater_kind", "value",
@@ -130,12 +130,12 @@ def export_rows(db: Database, study: str) -> list[dict[str, Any]]:
     row per skipped transcript that has no answers."""
     row = studies.get_study(db, study)
     out = []
-    for r in studies.study_ratings(db, row["id"]):
+    for r in ratings.study_ratings(db, row["id"]):
         unit = "transcript" if r["turn_idx"] < 0 else f"turn:{r['turn_idx']}"
         out.append(_out(row["name"], r, item=r["item"], unit=unit, value=r["value"],
                         comment=r["comment"], created_at=r["created_at"],
                         updated_at=r["updated_at"]))
-    for r in studies.unrated_skips(db, row["id"]):
+    for r in ratings.unrated_skips(db, row["id"]):
         out.append(_out(row["name"], r, item=None, unit="transcript", value=None,
                         comment=None, created_at=r["updated_at"], updated_at=r["updated_at"]))
     return [{k: r[k] for k in COLUMNS} for r in out]
@@ -347,7 +347,7 @@ def _settle(db: Database, a: dict[str, Any], rows: list[_Checked], replace: bool
     study = rows[0].study
     required = {(i, t) for i, t in study.units.get(a["consultation_id"], set())
                 if (item := study.rubric.item(i)) is not None and item.required}
-    answered = {u for u, (v, _) in studies.assignment_ratings(db, a["id"]).items()
+    answered = {u for u, (v, _) in ratings.assignment_ratings(db, a["id"]).items()
                 if v is not None}
     if answered and required <= answered:
         studies.set_status(db, a["id"], studies.DONE)
@@ -377,7 +377,7 @@ def import_file(db: Database, path: Path | str, *, replace: bool = False) -> Imp
             groups.setdefault(a["id"], (a, []))[1].append(c)
             if c.row.is_skip:
                 continue
-            outcome = studies.import_rating(db, a["id"], (str(c.row.item), c.row.turn_idx),
+            outcome = ratings.import_rating(db, a["id"], (str(c.row.item), c.row.turn_idx),
                                             (c.value, c.row.comment), c.row.created_at,
                                             c.row.updated_at, replace=replace)
             if outcome == "kept":

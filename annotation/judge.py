@@ -31,7 +31,7 @@ from annotation.assignment import load_definition
 from annotation.blinding import BlindItem, blind_item, rating_units
 from annotation.study import Rubric, StudyDefinition
 from core.errors import BedsideError
-from db import studies
+from db import ratings, studies
 
 Complete = Callable[..., Awaitable[str]]
 """`async def complete(messages: list[dict], **params) -> str` — one chat completion."""
@@ -239,7 +239,7 @@ async def run_judge(db: Database, study: str, model: str, complete: Complete, *,
         if values is None:
             summary.failed += 1
         else:
-            studies.save_ratings(db, a["id"], {u: (v, None) for u, v in values.items()})
+            ratings.save_ratings(db, a["id"], {u: (v, None) for u, v in values.items()})
             summary.rated += 1
         if on_step is not None:
             on_step(JudgeStep(n, len(todo), a["consultation_id"], status, used, error or None))

@@ -16,7 +16,8 @@ import hashlib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import (BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler,
+                      ValidationError, model_serializer)
 
 from core.errors import InputError
 
@@ -50,11 +51,31 @@ class AgentSpec(BaseModel):
     backoff: float = Field(
         1.0, ge=0, description="First retry delay in seconds; doubles each time.")
     stream: bool = Field(True, description="Stream tokens (emitted as TokenDelta events).")
+    response_format: Literal["text", "json"] = Field(
+        "text", description="'json' asks the model for one JSON object (the OpenAI "
+        "`response_format` json_object mode; litellm drops it for providers without it, so "
+        "the reply must still be parsed tolerantly). Recorded in the stored raw request.")
     label: str | None = Field(None, description="Display label, e.g. 'human:alice'.")
 
     def display(self) -> str:
         """Short label: the explicit label, the model string, or the kind."""
         return self.label or self.model or self.kind
+
+    @model_serializer(mode="wrap")
+    def _omit_later_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """Leave fields added after configurations were first stored out of the dump while
+        they hold the value that means "as before", so `ConsultationConfig.config_key` and
+        the stored descriptions of earlier runs stay the same (they still resume); any other
+        value is dumped, and so makes a new key."""
+        data = handler(self)
+        for name, before in _AS_BEFORE.items():
+            if isinstance(data, dict) and data.get(name) == before:
+                del data[name]
+        return data
+
+
+#: Fields added to AgentSpec after keys were stored, with their "as before" value.
+_AS_BEFORE: dict[str, Any] = {"response_format": "text"}
 
 
 def _default(kind: AgentKind) -> Any:

@@ -6,8 +6,9 @@ imports it in a worker thread, once per process however many callers wait for it
 first model batch does not wait).
 
 `LLMClient.complete` sends chat messages to any model litellm accepts, optionally through
-an OpenAI-compatible base URL, streams text pieces to `on_delta`, and retries with
-exponential backoff on rate limits, server errors, time-outs, malformed and empty replies.
+an OpenAI-compatible base URL and in JSON mode (`AgentSpec.response_format`), streams text
+pieces to `on_delta`, and retries with exponential backoff on rate limits, server errors,
+time-outs, malformed and empty replies.
 After the last retry it raises `ModelError` with a one-line reason. API keys are held in
 memory only: never in a spec, a raw request, an event or a log line.
 
@@ -95,12 +96,15 @@ class Attempt:
 
 
 def raw_request(spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, Any]:
-    """The request as stored: model, parameters and messages; never a key."""
+    """The request as stored (and sent): model, parameters, JSON mode when asked for, and
+    messages; never a key."""
     req: dict[str, Any] = {"model": spec.model, "messages": messages}
     for name in ("api_base", "temperature", "max_tokens", "seed", "timeout"):
         value = getattr(spec, name)
         if value is not None:
             req[name] = value
+    if spec.response_format == "json":
+        req["response_format"] = {"type": "json_object"}
     req.pop("api_key", None)
     return req
 

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from db.studies import add_assignments, assignments, ensure_rater, get_rater, save_ratings
+from db.ratings import save_ratings
+from db.studies import add_assignments, assignments, ensure_rater, get_rater
 from tests.test_cli_cases import bedside
 from tests.test_study_support import make_study, seed_db
 

@@ -1,5 +1,5 @@
 """Functional tests of the analysis screen: a rated study (every statistic, at 200×60 and
-80×24), its options, a CSV file, a bad CSV file."""
+80×24, with the app's key bar), its options, a CSV file, a bad CSV file."""
 
 from __future__ import annotations
 
@@ -8,7 +8,9 @@ from pathlib import Path
 from textual.widgets import DataTable, Input, Select, Static
 
 from annotation.analysis.display import item_views, unit_pairs
-from db.studies import add_assignments, assignments, ensure_rater, get_rater, save_ratings
+from db.ratings import save_ratings
+from db.studies import add_assignments, assignments, ensure_rater, get_rater
+from tests.footer_support import key_bar
 from tests.test_study_support import make_study, seed_db
 from tui.app import BedsideApp
 from tui.screens.analysis import AnalysisScreen
@@ -181,6 +183,8 @@ async def test_analysis_is_readable_and_scrollable_at_80x24(tmp_path: Path) -> N
         screen = app.screen
         await _views(pilot, screen, "pilot")
         body = screen.query_one("#analysis-body")
+        assert key_bar(screen, 80) == [("f1", "Help"), ("esc", "Back"), ("f5", "Analyse study"),
+                                       ("^q", "Quit")]
         # 80 columns: the sections are stacked, one column under the other.
         left, right = screen.query_one("#item-detail").query(".column")
         assert right.region.y >= left.region.bottom and right.region.x == left.region.x

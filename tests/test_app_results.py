@@ -7,8 +7,10 @@ from pathlib import Path
 from textual.widgets import DataTable, Select
 
 from tests.app_support import seed
+from tests.footer_support import key_bar
 from tui.app import BedsideApp
 from tui.screens.home import HomeScreen
+from tui.cmd_results import FOOTNOTE
 from tui.screens.results import ResultsScreen, columns, row_cells
 
 
@@ -73,6 +75,44 @@ async def test_r_opens_results_with_humans_and_models_side_by_side(tmp_path: Pat
         assert stored == 2
         await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
+
+
+async def _wait_for(pilot, predicate) -> None:
+    for _ in range(200):
+        await pilot.pause(0.05)
+        if predicate():
+            return
+    raise AssertionError("condition not reached")
+
+
+async def test_at_80x24_the_key_bar_and_the_results_rows_are_on_screen(tmp_path: Path) -> None:
+    from tui.screens.help import HelpScreen
+
+    seed(tmp_path / "b.db")
+    _add_human(tmp_path / "b.db")
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await _home(pilot)
+        await pilot.press("r")
+        screen = app.screen
+        assert isinstance(screen, ResultsScreen)
+        await _rows(pilot, screen, "model")
+        await pilot.pause()
+        assert key_bar(screen, 80) == [("f1", "Help"), ("esc", "Back"), ("g", "Next grouping"),
+                                       ("r", "Recompute"), ("^q", "Quit")]
+        # The table keeps room for its header and both rows (the footnote, six lines at 80
+        # columns, moves to the help on a short terminal).
+        table = screen.query_one("#results-table", DataTable)
+        assert table.region.height >= 3 and table.region.bottom <= 23
+        assert not screen.query_one("#results-footnote").display
+        await pilot.press("f1")
+        await _wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        assert FOOTNOTE in app.screen.notes
+        await pilot.press("escape")
+        await _wait_for(pilot, lambda: app.screen is screen)
+        await pilot.resize_terminal(200, 60)
+        await _wait_for(pilot, lambda: screen.query_one("#results-footnote").display)
+        assert key_bar(screen, 200)[0] == ("f1", "Help")
 
 
 async def test_grouping_selector_and_key_regroup_the_table(tmp_path: Path) -> None:

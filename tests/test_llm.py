@@ -8,9 +8,10 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pydantic import ValidationError
 
 from core.caseio import load_bundled_cases
-from core.config import AgentSpec, ConsultationConfig
+from core.config import AgentSpec, ConsultationConfig, parse_config
 from core.engine import run_consultation
 from core.errors import ModelError
 from core.events import ConsultationFailed, ConsultationFinished, ListSink, TokenDelta
@@ -133,6 +134,49 @@ def test_non_streaming_calls_and_direct_client(fresh: FakeOpenAIServer) -> None:
         asyncio.run(client.complete(s, msgs))
     with pytest.raises(ModelError):
         asyncio.run(client.complete(AgentSpec(kind="exact"), msgs))
+
+
+@pytest.mark.parametrize("stream", [True, False])
+def test_json_mode_is_sent_and_recorded_only_when_asked(fresh: FakeOpenAIServer,
+                                                        stream: bool) -> None:
+    client = LLMClient(api_key=KEY)
+    msgs = [{"role": "system", "content": "x bedside/patient/v1"}, {"role": "user", "content": "hi"}]
+    plain = asyncio.run(client.complete(spec(fresh, "patient", stream=stream), msgs))
+    assert "response_format" not in fresh.requests[-1]
+    assert "response_format" not in plain.raw_request
+    asked = asyncio.run(client.complete(spec(fresh, "patient", stream=stream,
+                                             response_format="json"), msgs))
+    body = fresh.requests[-1]
+    assert body["response_format"] == {"type": "json_object"}
+    assert bool(body.get("stream")) is stream and body["messages"] == msgs
+    assert asked.raw_request["response_format"] == {"type": "json_object"}
+    assert KEY not in json.dumps(asked.raw_request)
+
+
+def test_json_mode_reaches_the_stored_turn_of_a_consultation(fresh: FakeOpenAIServer) -> None:
+    config = ConsultationConfig(moderators=[spec(fresh, "moderator", response_format="json")])
+    transcript, _ = consult(config)
+    (verdict,) = [t for t in transcript.turns if t.role == Role.MODERATOR]
+    assert verdict.raw_request["response_format"] == {"type": "json_object"}
+    assert fresh.requests[-1]["response_format"] == {"type": "json_object"}
+    assert "response_format" in transcript.meta["config"]["moderators"][0]
+
+
+def test_json_mode_is_validated_and_keeps_earlier_configuration_keys() -> None:
+    with pytest.raises(ValidationError):
+        AgentSpec(kind="llm", model="openai/x", response_format="xml")  # type: ignore[arg-type]
+    # Keys stored before the option existed (computed by the previous version) still come
+    # out the same, so those runs resume; asking for JSON mode makes another configuration.
+    assert ConsultationConfig().config_key() == "scripted#7ef36358014b"
+    model = parse_config("openai/gpt-4o-mini", moderators="exact,openai/gpt-4o-mini",
+                         params={"api_base": "http://127.0.0.1:9/v1", "temperature": 0.3})
+    assert model.config_key() == "openai/gpt-4o-mini#deaf3999ecdb"
+    assert "response_format" not in json.dumps(model.describe())
+    json_doctor = model.model_copy(update={
+        "doctor": model.doctor.model_copy(update={"response_format": "json"})})
+    assert json_doctor.config_key() != model.config_key()
+    stored = {k: v for k, v in json_doctor.describe().items() if k != "config_key"}
+    assert ConsultationConfig.model_validate(stored) == json_doctor
 
 
 def test_examiner_model_is_not_called_for_a_catch_all(fresh: FakeOpenAIServer) -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.widgets import Collapsible, Input, Static
 
-from db import studies
+from db import ratings, studies
 from tests.test_rating_screen import _open, _wait
 from tests.test_study_support import HOSTILE, SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
 from tui.rating import RatingApp
@@ -50,7 +50,7 @@ def _seed(tmp_path: Path):
     sid = make_study(db, tmp_path, STUDY)
     other = studies.get_rater(db, OTHERS[0])["id"]
     a = studies.next_assignment(db, sid, other)
-    studies.save_ratings(db, a["id"], {("realism_doctor", -1): ("3", OTHER_COMMENT),
+    ratings.save_ratings(db, a["id"], {("realism_doctor", -1): ("3", OTHER_COMMENT),
                                        ("realism_patient", -1): ("3", None),
                                        ("realism_examiner", -1): ("3", None),
                                        ("empathy_doctor", -1): ("3", None)})

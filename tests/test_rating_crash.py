@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from db import studies
+from db import ratings, studies
 from db.connection import open_db
 from tests.test_rating_screen import _open
 from tests.test_study_support import make_study, seed_db
@@ -56,7 +56,7 @@ asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])))
 
 HAMMER = """
 import sys
-from db import studies
+from db import ratings, studies
 from db.connection import open_db
 
 db = open_db(sys.argv[1])
@@ -68,7 +68,7 @@ while True:  # every save writes one value to all four units: a torn save would 
     for a in studies.assignments(db, sid, rid):
         n += 1
         value = str(n % 10 + 1)
-        studies.save_ratings(db, a["id"], {(i, -1): (value, None) for i in items})
+        ratings.save_ratings(db, a["id"], {(i, -1): (value, None) for i in items})
         print("SAVED", a["id"], value, flush=True)
 """
 
@@ -111,10 +111,10 @@ async def test_sigkill_mid_study_loses_nothing_and_resumes(tmp_path: Path) -> No
     alice = studies.get_rater(after, "alice")["id"]
     for aid in saved:
         assert studies.get_assignment(after, aid)["status"] == "done"
-        assert studies.assignment_ratings(after, aid) == {
+        assert ratings.assignment_ratings(after, aid) == {
             (i, -1): ("6", None) for i in ("realism_doctor", "realism_patient",
                                            "realism_examiner", "empathy_doctor")}
-    assert studies.assignment_ratings(after, typing) == {}
+    assert ratings.assignment_ratings(after, typing) == {}
     assert studies.next_assignment(after, sid, alice)["id"] == typing
     # the restarted app opens exactly there, with nothing of the unsaved answer
     app = RatingApp(tmp_path / "s.db", "pilot", "alice")
@@ -142,13 +142,13 @@ def test_sigkill_during_a_stream_of_saves_never_tears_a_save(tmp_path: Path) -> 
     after = open_db(tmp_path / "s.db")
     assert after.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     for aid in {a["id"] for a in after["assignments"].rows_where("status = 'done'")}:
-        values = {v for v, _ in studies.assignment_ratings(after, aid).values()}
-        ratings = studies.assignment_ratings(after, aid)
-        assert len(ratings) == 4 and len(values) == 1, f"torn save on {aid}: {ratings}"
+        values = {v for v, _ in ratings.assignment_ratings(after, aid).values()}
+        answers = ratings.assignment_ratings(after, aid)
+        assert len(answers) == 4 and len(values) == 1, f"torn save on {aid}: {answers}"
     # every commit the child reported is there (the last one per assignment may be
     # followed by a later commit the child did not live to report)
     for aid, value in committed.items():
-        history = {h["value"] for h in studies.rating_history(after, aid)}
+        history = {h["value"] for h in ratings.rating_history(after, aid)}
         assert value in history
 
 
@@ -184,6 +184,6 @@ def test_two_raters_in_two_processes_lose_nothing(tmp_path: Path) -> None:
         assert sorted(reported[name]) == sorted(a["id"] for a in mine)
         assert {a["status"] for a in mine} == {"done"}
         for a in mine:  # each rater's own values only, all four units
-            assert {v for v, _ in studies.assignment_ratings(after, a["id"]).values()} == {digit}
-            assert len(studies.assignment_ratings(after, a["id"])) == 4
+            assert {v for v, _ in ratings.assignment_ratings(after, a["id"]).values()} == {digit}
+            assert len(ratings.assignment_ratings(after, a["id"])) == 4
     assert after["ratings"].count == 4 * sum(len(v) for v in reported.values())

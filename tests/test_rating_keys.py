@@ -1,7 +1,9 @@
 """The rating screen's keyboard and layout at 80×24 and 120×40: after Enter both panes are
-back at the top with the first question focused, Tab goes from question to question, the
-footer keeps `q Quit`, unsaved answers are not dropped without asking, and an imported
-dialogue without a case record says so."""
+back at the top with the first question focused, Tab goes from question to question, PgUp
+and PgDn scroll the transcript wherever the focus is, the footer keeps `q Quit`, unsaved
+answers are not dropped without asking, and an imported dialogue without a case record says
+so. The footer is the app's KeyFooter, Help first, in `bedside rate` and inside the bedside
+app."""
 
 from __future__ import annotations
 
@@ -11,11 +13,12 @@ import pytest
 from textual.widgets import Collapsible, Input, Static
 from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets
 
-from db import studies
+from db import ratings, studies
+from tests.footer_support import key_bar
 from tests.test_rating_screen import _open, _rate_current, _wait
 from tests.test_study_support import make_study, seed_db
 from tui.rating import RatingApp
-from tui.rating_widgets import Confirm, TextField, UnitField
+from tui.rating_widgets import AskText, Confirm, InstructionsScreen, TextField, UnitField
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -71,6 +74,10 @@ async def test_tab_goes_from_question_to_question(tmp_path, size) -> None:
         assert set(seen) == set(chain)  # every question once, nothing else in between
 
 
+RATING_BAR = [("i", "Help"), ("q", "Quit"), ("⏎", "Save"), ("u", "Undo"), ("s", "Skip"),
+              ("c", "Comment"), ("r", "Record")]
+
+
 @pytest.mark.parametrize("size", SIZES)
 async def test_footer_keeps_every_key_and_quit_on_screen(tmp_path, size) -> None:
     db = seed_db(tmp_path / "s.db")
@@ -79,13 +86,60 @@ async def test_footer_keeps_every_key_and_quit_on_screen(tmp_path, size) -> None
     async with app.run_test(size=size) as pilot:
         screen = await _open(pilot, app)
         await pilot.pause()
-        keys = {k.description: k for k in screen.query(FooterKey)}
-        assert {"Save", "Undo", "Skip", "Comment", "Record", "Help", "Quit"} <= set(keys)
-        for key in keys.values():
-            assert key.region.width > 0 and key.region.right <= size[0]
-        quit_key = keys["Quit"]
+        # The app's one footer: Help first, then Quit, then the screen's keys; all on screen.
+        assert key_bar(screen, size[0]) == RATING_BAR
+        quit_key = next(k for k in screen.query(FooterKey) if k.description == "Quit")
         assert quit_key.key == "q" and quit_key.region.y == size[1] - 1  # the bottom line
         assert "Quit" in app.export_screenshot()
+        # i, the Help of the bar, opens the study's instructions (which list the keys)
+        await pilot.press("i")
+        await _wait(pilot, lambda: isinstance(app.screen, InstructionsScreen))
+
+
+async def test_footer_in_the_bedside_app_fits_80_columns_with_help_first(tmp_path) -> None:
+    from tui.app import BedsideApp
+    from tui.screens.help import HelpScreen
+
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    app = BedsideApp(tmp_path / "s.db")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.open_study(sid)
+        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        app.screen.query_one(Input).value = "alice"
+        await pilot.press("enter")
+        screen = await _open(pilot, app)
+        await pilot.pause()
+        # The app's F1 and the screen's i share the Help slot (one key per action), so the
+        # bar has one Help, first, and the app's Ctrl+Q still fits at the end.
+        assert key_bar(screen, 80) == [*RATING_BAR, ("^q", "Quit")]
+        await pilot.press("f1")  # F1 still opens the key list of this screen
+        await _wait(pilot, lambda: isinstance(app.screen, HelpScreen))
+        listed = {d: k for k, d in app.screen.bindings_shown}
+        assert set(listed["Help"].split(", ")) == {"i", "F1", "?"}
+        assert {"Save", "Undo", "Skip", "Comment", "Record", "Quit"} <= set(listed)
+        await pilot.press("escape")
+        await _wait(pilot, lambda: app.screen is screen)
+        await pilot.press("i")
+        await _wait(pilot, lambda: isinstance(app.screen, InstructionsScreen))
+
+
+async def test_page_keys_scroll_the_transcript_from_a_question_of_the_form(tmp_path) -> None:
+    db = seed_db(tmp_path / "s.db")
+    make_study(db, tmp_path)
+    app = RatingApp(tmp_path / "s.db", "pilot", "alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open(pilot, app)
+        left, form = screen.query_one("#transcript"), screen.query_one("#form")
+        focused = screen.focused
+        assert focused in form.query(UnitField) and left.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await _wait(pilot, lambda: left.scroll_y > 0)
+        assert form.scroll_y == 0 and screen.focused is focused
+        await pilot.press("pageup")
+        await _wait(pilot, lambda: left.scroll_y == 0)
+        assert screen.focused is focused
 
 
 async def test_unsaved_answers_are_not_dropped_without_asking(tmp_path: Path) -> None:
@@ -180,7 +234,7 @@ async def test_a_burst_of_keys_lands_where_the_rater_meant_it(tmp_path: Path) ->
             app._driver.send_message(event)
         progress = screen.query_one("#progress", Static)
         await _wait(pilot, lambda: "· 1 / " in str(progress.content))  # saved, next shown
-    got = studies.assignment_ratings(db, first)
+    got = ratings.assignment_ratings(db, first)
     assert {k: v for (k, _), (v, _) in got.items()} == {
         "realism_doctor": "7", "realism_patient": "10", "realism_examiner": "5",
         "empathy_doctor": "3"}

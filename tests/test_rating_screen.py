@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from db import studies
+from db import ratings, studies
 from db.connection import open_db
 from tests.test_study_support import make_study, seed_db
 from tui.rating import RatingApp, RatingScreen
@@ -60,7 +60,7 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         screen = await _open(pilot, app)
         assert "0 / " in str(screen.query_one("#progress", Static).content)
         first = await _rate_current(pilot, screen, ["7", "0", "5", "3"])
-        rows = studies.assignment_ratings(db, first)
+        rows = ratings.assignment_ratings(db, first)
         assert {k: v for (k, _), (v, _) in rows.items()} == {
             "realism_doctor": "7", "realism_patient": "10", "realism_examiner": "5",
             "empathy_doctor": "3"}
@@ -69,7 +69,7 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         # undo brings the transcript back with its answers filled in, not saved
         await pilot.press("u")
         await _wait(pilot, lambda: screen.item and screen.item.assignment_id == first)
-        assert studies.assignment_ratings(db, first) == {}
+        assert ratings.assignment_ratings(db, first) == {}
         values = {f.item.id: f.value for f in screen.query(UnitField) if f.turn_idx == -1}
         assert values["realism_patient"] == "10"
 
@@ -85,7 +85,7 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         honesty.focus()
         await pilot.press("n", "enter")
         await _wait(pilot, lambda: screen.item is None or screen.item.assignment_id != first)
-        rows = studies.assignment_ratings(db, first)
+        rows = ratings.assignment_ratings(db, first)
         assert rows[("empathy_doctor", -1)] == ("8", "kind but brief")
         assert rows[("patient_honesty", 2)] == ("no", None)
 
@@ -94,7 +94,7 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert screen.item.assignment_id == second
-        assert studies.assignment_ratings(db, second) == {}
+        assert ratings.assignment_ratings(db, second) == {}
 
         # skip with a reason
         await pilot.press("s")
@@ -129,11 +129,11 @@ async def test_two_raters_share_one_database_and_see_only_their_own(tmp_path: Pa
         await _rate_current(p1, s1, ["4", "4", "4", "4"])
     check = open_db(tmp_path / "s.db")
     by_rater = {r["name"]: r["id"] for r in studies.study_raters(check, sid)}
-    assert studies.progress(check, sid, by_rater["alice"]).finished == 2
-    assert studies.progress(check, sid, by_rater["bob"]).finished == 1
+    assert ratings.progress(check, sid, by_rater["alice"]).finished == 2
+    assert ratings.progress(check, sid, by_rater["bob"]).finished == 1
     # bob's screen on the shared transcript never held alice's answers
     shared = studies.find_assignment(check, sid, by_rater["bob"], c1)
-    assert {v for v, _ in studies.assignment_ratings(check, shared["id"]).values()} == {"9"}
+    assert {v for v, _ in ratings.assignment_ratings(check, shared["id"]).values()} == {"9"}
 
 
 async def test_home_screen_entry_asks_the_rater_name(tmp_path: Path) -> None:
@@ -209,5 +209,5 @@ async def test_undoing_twice_keeps_both_transcripts_prefilled(tmp_path: Path) ->
         # one rating row per unit, its history continuous: set, undo, set
         rid = db.execute("SELECT id FROM ratings WHERE assignment_id = ? AND item ="
                          " 'realism_doctor'", [first]).fetchone()[0]
-        assert [h["action"] for h in studies.rating_history(db, first)
+        assert [h["action"] for h in ratings.rating_history(db, first)
                 if h["rating_id"] == rid] == ["set", "undo", "set"]

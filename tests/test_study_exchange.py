@@ -9,7 +9,7 @@ import pytest
 
 from annotation.exchange import COLUMNS, REQUIRED, export_rows, import_file, to_csv, to_jsonl
 from core.errors import InputError
-from db import studies
+from db import ratings, studies
 from tests.test_study_support import make_study, seed_db
 from tui.cli import main
 
@@ -53,10 +53,10 @@ def _alice_c00(db, sid) -> str:
 def test_round_trip_csv_and_jsonl_with_skips_and_status(study, tmp_path: Path) -> None:
     db, sid, alice = study
     a = studies.next_assignment(db, sid, alice)["id"]
-    studies.save_ratings(db, a, {**FULL, ("patient_honesty", 2): ("no", None),
+    ratings.save_ratings(db, a, {**FULL, ("patient_honesty", 2): ("no", None),
                                  ("comment", -1): ('odd, "quoted"\nline', None)})
     skipped = studies.next_assignment(db, sid, alice)["id"]
-    studies.skip(db, skipped, "audio missing")
+    ratings.skip(db, skipped, "audio missing")
     rows = export_rows(db, "pilot")
     assert len(rows) == 7 and {r["rater"] for r in rows} == {"alice"}
     assert list(rows[0]) == list(COLUMNS)
@@ -81,7 +81,7 @@ def test_import_marks_assignments_done_so_the_study_list_is_complete(study, tmp_
     db, sid, _ = study
     for rater in studies.study_raters(db, sid):
         while (a := studies.next_assignment(db, sid, rater["id"])) is not None:
-            studies.save_ratings(db, a["id"], FULL)
+            ratings.save_ratings(db, a["id"], FULL)
     path = tmp_path / "all.csv"
     path.write_text(to_csv(export_rows(db, "pilot")), encoding="utf-8")
     fresh, fresh_sid = _fresh(tmp_path, "fresh")
@@ -110,7 +110,7 @@ def test_bom_csv_and_numeric_jsonl_values_are_accepted(study, tmp_path: Path) ->
     j = _jsonl(tmp_path, [_row(item="realism_patient", value=7),
                           _row(item="realism_examiner", value=6.0)])
     assert import_file(db, j).new == 2
-    got = studies.assignment_ratings(db, _alice_c00(db, sid))
+    got = ratings.assignment_ratings(db, _alice_c00(db, sid))
     assert got[("realism_doctor", -1)] == ("8", None)
     assert got[("realism_patient", -1)] == ("7", None)
     assert got[("realism_examiner", -1)] == ("6", None)
@@ -179,14 +179,14 @@ def test_rater_kind_must_match_the_stored_rater(study, tmp_path: Path) -> None:
 def test_newer_stored_answers_are_kept_unless_replace(study, tmp_path: Path, capsys) -> None:
     db, sid, _ = study
     aid = _alice_c00(db, sid)
-    studies.save_ratings(db, aid, FULL, at="2025-06-01T00:00:00.000Z")
+    ratings.save_ratings(db, aid, FULL, at="2025-06-01T00:00:00.000Z")
     old = _jsonl(tmp_path, [_row(value="2", updated_at="2025-01-01T10:00:00Z"),
                             _row(item="realism_patient", value="3",
                                  updated_at="2025-07-01T00:00:00Z")])
     summary = import_file(db, old)
     assert summary.kept == [(1, "the stored answer is as new or newer")]
     assert summary.updated == 1
-    got = studies.assignment_ratings(db, aid)
+    got = ratings.assignment_ratings(db, aid)
     assert got[("realism_doctor", -1)] == ("7", None)  # newer in the database: kept
     assert got[("realism_patient", -1)] == ("3", None)  # newer in the file: taken
     db.close()
@@ -196,10 +196,10 @@ def test_newer_stored_answers_are_kept_unless_replace(study, tmp_path: Path, cap
         in capsys.readouterr().out
     assert main([*base, "--replace"]) == 0
     check = seed_db(tmp_path / "s.db", n=0)
-    assert studies.assignment_ratings(check, aid)[("realism_doctor", -1)] == ("2", None)
+    assert ratings.assignment_ratings(check, aid)[("realism_doctor", -1)] == ("2", None)
     # the overwritten answer stays in the history
     assert any(h["prev_value"] == "7" and h["value"] == "2"
-               for h in studies.rating_history(check, aid))
+               for h in ratings.rating_history(check, aid))
 
 
 def test_progress_ignores_imported_saves(study, tmp_path: Path) -> None:
@@ -208,7 +208,7 @@ def test_progress_ignores_imported_saves(study, tmp_path: Path) -> None:
         _row(consultation=c, updated_at=f"2020-01-01T00:0{i}:00Z")  # a minute apart
         for i, c in enumerate(studies.study_consultations(db, sid)[:3])
         if studies.find_assignment(db, sid, alice, c)]))
-    p = studies.progress(db, sid, alice)
+    p = ratings.progress(db, sid, alice)
     assert p.seconds_left is None  # imports say nothing about this rater's pace
 
 

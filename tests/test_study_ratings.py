@@ -13,7 +13,7 @@ from annotation.blinding import blind_item
 from annotation.exchange import export_rows
 from annotation.judge import judge_name, parse_answer, prompt_hash, run_judge, user_prompt
 from core.errors import InputError, ModelError
-from db import studies
+from db import ratings, studies
 from db.connection import open_db
 from tests.test_study_support import SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
 from tui.cli import main
@@ -32,39 +32,39 @@ def study(tmp_path: Path):
 def test_edit_keeps_earlier_value_in_history_and_undo_is_a_stack(study) -> None:
     db, sid, alice = study
     a = studies.next_assignment(db, sid, alice)["id"]
-    studies.save_ratings(db, a, FULL, at="2025-01-01T10:00:00.000Z")
-    studies.save_ratings(db, a, {("realism_doctor", -1): ("9", None)},
+    ratings.save_ratings(db, a, FULL, at="2025-01-01T10:00:00.000Z")
+    ratings.save_ratings(db, a, {("realism_doctor", -1): ("9", None)},
                          at="2025-01-01T10:05:00.000Z")
-    history = [h for h in studies.rating_history(db, a) if h["prev_value"] == "7"]
+    history = [h for h in ratings.rating_history(db, a) if h["prev_value"] == "7"]
     assert [(h["action"], h["value"], h["at"]) for h in history] == [
         ("edit", "9", "2025-01-01T10:05:00.000Z")]
     row = db["ratings"].get(history[0]["rating_id"])
     assert (row["created_at"], row["updated_at"]) == ("2025-01-01T10:00:00.000Z",
                                                       "2025-01-01T10:05:00.000Z")
-    undone = studies.undo_last(db, sid, alice)
+    undone = ratings.undo_last(db, sid, alice)
     assert undone.values == {("realism_doctor", -1): ("9", None)}
-    assert studies.assignment_ratings(db, a)[("realism_doctor", -1)] == ("7", None)
-    undone = studies.undo_last(db, sid, alice)
-    assert undone.assignment_id == a and studies.assignment_ratings(db, a) == {}
+    assert ratings.assignment_ratings(db, a)[("realism_doctor", -1)] == ("7", None)
+    undone = ratings.undo_last(db, sid, alice)
+    assert undone.assignment_id == a and ratings.assignment_ratings(db, a) == {}
     assert studies.get_assignment(db, a)["status"] == "pending"
-    assert studies.undo_last(db, sid, alice) is None
+    assert ratings.undo_last(db, sid, alice) is None
     # nothing is forgotten: every step is in the history
-    assert len(studies.rating_history(db, a)) == 4 + 1 + 1 + 4
+    assert len(ratings.rating_history(db, a)) == 4 + 1 + 1 + 4
 
 
 def test_undo_then_save_again_keeps_one_rating_with_continuous_history(study) -> None:
     db, sid, alice = study
     a = studies.next_assignment(db, sid, alice)["id"]
-    studies.save_ratings(db, a, FULL, at="2025-01-01T10:00:00.000Z")
+    ratings.save_ratings(db, a, FULL, at="2025-01-01T10:00:00.000Z")
     rid = db.execute("SELECT id FROM ratings WHERE assignment_id = ? AND item ="
                      " 'realism_doctor'", [a]).fetchone()[0]
-    studies.undo_last(db, sid, alice)
-    studies.save_ratings(db, a, {**FULL, ("realism_doctor", -1): ("8", None)})
+    ratings.undo_last(db, sid, alice)
+    ratings.save_ratings(db, a, {**FULL, ("realism_doctor", -1): ("8", None)})
     # the same rating row, and its history reads set → undo → set with the values in between
     assert db.execute("SELECT count(*) FROM ratings WHERE assignment_id = ? AND item ="
                       " 'realism_doctor'", [a]).fetchone()[0] == 1
     assert db["ratings"].get(rid)["value"] == "8"
-    steps = [(h["action"], h["prev_value"], h["value"]) for h in studies.rating_history(db, a)
+    steps = [(h["action"], h["prev_value"], h["value"]) for h in ratings.rating_history(db, a)
              if h["rating_id"] == rid]
     assert steps == [("set", None, "7"), ("undo", "7", None), ("set", None, "8")]
     assert db["ratings"].get(rid)["created_at"] == "2025-01-01T10:00:00.000Z"
@@ -73,33 +73,33 @@ def test_undo_then_save_again_keeps_one_rating_with_continuous_history(study) ->
 def test_undone_answers_are_prefilled_from_history_even_after_two_undos(study) -> None:
     db, sid, alice = study
     first = studies.next_assignment(db, sid, alice)["id"]
-    studies.save_ratings(db, first, FULL)
+    ratings.save_ratings(db, first, FULL)
     second = studies.next_assignment(db, sid, alice)["id"]
     other = {**FULL, ("realism_doctor", -1): ("2", None), ("patient_honesty", 2): ("no", "x")}
-    studies.save_ratings(db, second, other)
-    assert studies.undo_last(db, sid, alice).assignment_id == second
-    assert studies.undo_last(db, sid, alice).assignment_id == first
+    ratings.save_ratings(db, second, other)
+    assert ratings.undo_last(db, sid, alice).assignment_id == second
+    assert ratings.undo_last(db, sid, alice).assignment_id == first
     # both are unrated again, and both still offer what had been saved
-    assert studies.assignment_ratings(db, first) == studies.assignment_ratings(db, second) == {}
-    assert studies.form_answers(db, first) == FULL
-    assert studies.form_answers(db, second) == other
+    assert ratings.assignment_ratings(db, first) == ratings.assignment_ratings(db, second) == {}
+    assert ratings.form_answers(db, first) == FULL
+    assert ratings.form_answers(db, second) == other
     assert studies.next_assignment(db, sid, alice)["id"] == first
     # an edit that is undone shows the undone value; the stored value is the earlier one
-    studies.save_ratings(db, first, FULL)
-    studies.save_ratings(db, first, {("realism_doctor", -1): ("9", None)})
-    studies.undo_last(db, sid, alice)
-    assert studies.assignment_ratings(db, first)[("realism_doctor", -1)] == ("7", None)
-    assert studies.form_answers(db, first)[("realism_doctor", -1)] == ("9", None)
+    ratings.save_ratings(db, first, FULL)
+    ratings.save_ratings(db, first, {("realism_doctor", -1): ("9", None)})
+    ratings.undo_last(db, sid, alice)
+    assert ratings.assignment_ratings(db, first)[("realism_doctor", -1)] == ("7", None)
+    assert ratings.form_answers(db, first)[("realism_doctor", -1)] == ("9", None)
 
 
 def test_skip_needs_a_reason_and_can_be_undone(study) -> None:
     db, sid, alice = study
     a = studies.next_assignment(db, sid, alice)["id"]
     with pytest.raises(InputError, match="reason"):
-        studies.skip(db, a, "  ")
-    studies.skip(db, a, "garbled")
+        ratings.skip(db, a, "  ")
+    ratings.skip(db, a, "garbled")
     assert studies.next_assignment(db, sid, alice)["id"] != a
-    assert studies.undo_last(db, sid, alice).kind == "skip"
+    assert ratings.undo_last(db, sid, alice).kind == "skip"
     assert studies.next_assignment(db, sid, alice)["id"] == a
 
 
@@ -108,8 +108,8 @@ def test_progress_estimates_time_from_gaps_between_saves(study) -> None:
     items = [x["id"] for x in studies.assignments(db, sid, alice)]
     # saves at 0, 60 and 180 s: gaps 60 and 120, median 90 s per item
     for aid, t in zip(items, ("10:00:00", "10:01:00", "10:03:00"), strict=False):
-        studies.save_ratings(db, aid, FULL, at=f"2025-01-01T{t}.000Z")
-    p = studies.progress(db, sid, alice)
+        ratings.save_ratings(db, aid, FULL, at=f"2025-01-01T{t}.000Z")
+    p = ratings.progress(db, sid, alice)
     assert (p.finished, p.total) == (3, len(items))
     assert p.seconds_left == 90 * (len(items) - 3)
 
@@ -124,7 +124,7 @@ def test_concurrent_raters_from_threads_lose_nothing(tmp_path: Path) -> None:
             conn = open_db(tmp_path / "s.db")  # one connection per thread
             rid = studies.get_rater(conn, name)["id"]
             while (a := studies.next_assignment(conn, sid, rid)) is not None:
-                studies.save_ratings(conn, a["id"], FULL)
+                ratings.save_ratings(conn, a["id"], FULL)
         except BaseException as err:  # pragma: no cover - reported below
             errors.append(err)
 

@@ -155,23 +155,17 @@ def _model_complete(args: argparse.Namespace, params: dict[str, Any]) -> Any:
         raise InputError(f"the environment variable {args.api_key_env} is not set",
                          field="--api-key-env")
     try:
+        # JSON mode: litellm drops it for providers without it, and the judge's parser
+        # stays tolerant of prose around the object anyway.
         base = AgentSpec(kind="llm", model=args.model, api_base=args.api_base,
                          api_key_env=args.api_key_env, timeout=args.timeout,
-                         retries=args.retries, stream=False, **params)
+                         retries=args.retries, stream=False, response_format="json", **params)
     except ValidationError as err:
         first = err.errors()[0]
         option = "--" + str(first["loc"][0] if first["loc"] else "model").replace("_", "-")
         raise InputError(first["msg"], field=option) from None
 
-    class JsonClient(LLMClient):
-        """Asks for a JSON object (OpenAI `response_format`; litellm drops it for providers
-        that do not support it, and the judge's parser stays tolerant of prose anyway)."""
-
-        def _kwargs(self, spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, Any]:
-            return {**super()._kwargs(spec, messages),
-                    "response_format": {"type": "json_object"}}
-
-    client = JsonClient()
+    client = LLMClient()
 
     async def call(messages: list[dict[str, str]], **call_params: Any) -> str:
         """One chat completion's text (ModelError after the retries)."""

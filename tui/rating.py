@@ -30,11 +30,12 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Collapsible, Footer, Input, Static
+from textual.widgets import Collapsible, Input, Static
 from textual.widgets.collapsible import CollapsibleTitle
 
 from core.errors import BedsideError
 from tui.rating_widgets import AskText, Confirm, InstructionsScreen, TextField, UnitField
+from tui.widgets.footer import KeyFooter
 from tui.widgets.literal import literal
 
 if TYPE_CHECKING:
@@ -57,17 +58,22 @@ class RatingScreen(Screen[None]):
 
     CSS_PATH = "rating.tcss"
     AUTO_FOCUS = ""  # none: `load` focuses the first question itself, panes at the top
-    # Short descriptions so that all of them, `q Quit` included, fit in 80 columns.
+    # Short descriptions so that all of them, `q Quit` included, fit in 80 columns. `i` is
+    # this screen's help (the study's instructions, with the keys): its action is named
+    # `help` so that the app's KeyFooter puts it first; in the bedside app it stands in the
+    # bar for F1 (bindings are shown once per action), and F1 still opens the key list.
     BINDINGS = [
         Binding("enter", "save", "Save"),
         Binding("u", "undo", "Undo"),
         Binding("s", "skip", "Skip"),
         Binding("c", "comment", "Comment"),
         Binding("r", "record", "Record"),
-        Binding("i", "instructions", "Help"),
+        Binding("i", "help", "Help"),
         Binding("q", "leave", "Quit"),
-        Binding("pageup", "page(-1)", "Scroll up", show=False),
-        Binding("pagedown", "page(1)", "Scroll down", show=False),
+        # Priority: the focused question sits in a scrolling pane whose own PgUp/PgDn would
+        # otherwise win and scroll the form instead of the transcript.
+        Binding("pageup", "page(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "page(1)", "Scroll down", show=False, priority=True),
     ]
 
     def __init__(self, study: str, rater: str) -> None:
@@ -93,13 +99,13 @@ class RatingScreen(Screen[None]):
             # Not focusable themselves: Tab goes from question to question.
             yield VerticalScroll(id="transcript", can_focus=False)
             yield VerticalScroll(id="form", can_focus=False)
-        yield Footer(show_command_palette=False)
+        yield KeyFooter()
 
     async def on_mount(self) -> None:
         """Resolve study and rater, then show where the rater left off."""
         from annotation.assignment import load_definition
         from annotation.blinding import rater_view
-        from db import studies
+        from db import ratings, studies
 
         try:
             row = studies.get_study(self.db, self.study_key)
@@ -115,7 +121,7 @@ class RatingScreen(Screen[None]):
             self.app.notify(str(err), severity="error", markup=False)
             self._close()
             return
-        if studies.progress(self.db, self.study_id, self.rater_id).finished == 0:
+        if ratings.progress(self.db, self.study_id, self.rater_id).finished == 0:
             self.app.push_screen(InstructionsScreen(self.view.instructions))
         await self.load()
 
@@ -124,7 +130,7 @@ class RatingScreen(Screen[None]):
         """Show an assignment (default: the first unrated one) with its answers, both panes
         scrolled to the top and the first question focused."""
         from annotation.blinding import blind_item
-        from db import studies
+        from db import ratings, studies
 
         a = (studies.get_assignment(self.db, assignment_id) if assignment_id
              else studies.next_assignment(self.db, self.study_id, self.rater_id))
@@ -140,7 +146,7 @@ class RatingScreen(Screen[None]):
         else:
             assert self.view is not None
             item = blind_item(self.db, a, self.view.show_truth)
-            await self._mount_item(left, form, item, studies.form_answers(self.db, a["id"]))
+            await self._mount_item(left, form, item, ratings.form_answers(self.db, a["id"]))
         # From here on nothing awaits: the new item, its answers, the panes, the focus and
         # the progress line change together.
         self.item = item
@@ -194,9 +200,9 @@ class RatingScreen(Screen[None]):
 
     def refresh_progress(self) -> None:
         """Study, rater, progress `12 / 40` and the time-left estimate."""
-        from db import studies
+        from db import ratings
 
-        p = studies.progress(self.db, self.study_id, self.rater_id)
+        p = ratings.progress(self.db, self.study_id, self.rater_id)
         name = self.view.study if self.view else self.study_key
         line = literal(f"{name} · {self.rater_name} · {p.finished} / {p.total} · "
                        f"{_minutes(p.seconds_left)}")  # names are user-typed text
@@ -226,7 +232,7 @@ class RatingScreen(Screen[None]):
     async def action_save(self) -> None:
         """Check required answers, commit, open the next transcript."""
         from annotation.blinding import missing_required
-        from db import studies
+        from db import ratings
 
         if self.item is None or self.view is None:
             return
@@ -239,7 +245,7 @@ class RatingScreen(Screen[None]):
             target = next(f for f in self._fields() if f.unit == (missing[0][0].id, missing[0][1]))
             target.focus()
             return
-        studies.save_ratings(self.db, self.item.assignment_id, values)
+        ratings.save_ratings(self.db, self.item.assignment_id, values)
         self.saves += 1
         await self.load()
 
@@ -251,12 +257,12 @@ class RatingScreen(Screen[None]):
     @work(exclusive=True, group="ask")
     async def action_undo(self) -> None:
         """Revert the last save or skip and show that transcript again, answers filled in."""
-        from db import studies
+        from db import ratings
 
         if not await self._may_discard("Undo the last save? The answers you changed on this "
                                        "transcript are not saved and will be lost."):
             return
-        undone = studies.undo_last(self.db, self.study_id, self.rater_id)
+        undone = ratings.undo_last(self.db, self.study_id, self.rater_id)
         if undone is None:
             self.app.notify("Nothing to undo.")
             return
@@ -268,7 +274,7 @@ class RatingScreen(Screen[None]):
     @work(exclusive=True, group="ask")
     async def action_skip(self) -> None:
         """Ask for a reason; skip this transcript (unsaved answers on it are dropped)."""
-        from db import studies
+        from db import ratings
 
         if self.item is None:
             return
@@ -278,7 +284,7 @@ class RatingScreen(Screen[None]):
         reason = await self.app.push_screen_wait(AskText(prompt))
         if not reason or not reason.strip():
             return
-        studies.skip(self.db, item_id, reason)
+        ratings.skip(self.db, item_id, reason)
         await self.load()
 
     @work(exclusive=True, group="ask")
@@ -317,8 +323,8 @@ class RatingScreen(Screen[None]):
         else:
             pane.scroll_page_up()
 
-    def action_instructions(self) -> None:
-        """Show the study's instructions again."""
+    def action_help(self) -> None:
+        """Show the study's instructions (and the keys) again."""
         if self.view is not None:
             self.app.push_screen(InstructionsScreen(self.view.instructions))
 

@@ -24,7 +24,7 @@ from textual.binding import Binding
 from textual.containers import Container, Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, DataTable, Footer, Header, Input, Select, Static
+from textual.widgets import Button, DataTable, Header, Input, Select, Static
 from textual.worker import get_current_worker
 
 from annotation.analysis.display import (OVERVIEW, Analysis, ItemView, build_analysis,
@@ -33,6 +33,7 @@ from annotation.analysis.options import (DEFAULT_BOOTSTRAP, DEFAULT_EPSILON, par
                                          parse_epsilon)
 from annotation.analysis.render import Section
 from tui.widgets import plots
+from tui.widgets.footer import KeyFooter
 from tui.widgets.literal import literal
 
 if TYPE_CHECKING:
@@ -169,7 +170,7 @@ class AnalysisScreen(Screen[None]):
                 for name in ("scatter", "ba", "dist"):
                     yield Static(id=f"plot-{name}")
             yield Vertical(id="overall-detail")
-        yield Footer()
+        yield KeyFooter()  # Help first, no palette hint: fits 80 columns
 
     def on_mount(self) -> None:
         """List the studies (newest preselected) and analyse the chosen one."""

@@ -23,11 +23,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Header, Label, Select, Static
+from textual.widgets import DataTable, Header, Label, Select, Static
 
 from core.metrics.names import ALL_METRICS, GROUPINGS
 # One source of truth for the columns: the same cells as the CLI's text tables.
 from tui.cmd_results import CONSULTATION_COLUMNS, FOOTNOTE, cell, derived, table_columns
+from tui.widgets.footer import KeyFooter
 from tui.widgets.literal import literal
 
 if TYPE_CHECKING:
@@ -112,12 +113,19 @@ def load_results(db_path: Any, by: str) -> tuple[list[dict[str, Any]], list[dict
 class ResultsScreen(Screen[None]):
     """The results table with a grouping selector, and the consultations behind a row."""
 
+    # Short terminals (24 rows) cannot hold both tables, the metrics and the six-line
+    # footnote: there the footnote moves to the help (F1, from HELP) and the metrics panel
+    # shrinks (it scrolls), so the results table itself keeps room for its rows.
     DEFAULT_CSS = """
-    ResultsScreen #results-table { height: 1fr; }
+    ResultsScreen #results-table { height: 1fr; min-height: 4; }
     ResultsScreen #results-consultations { height: 8; }
     ResultsScreen #results-detail { height: auto; max-height: 12; padding: 0 1;
                                     overflow-y: auto; }
+    ResultsScreen.-short #results-detail { max-height: 5; }
+    ResultsScreen.-short #results-footnote { display: none; }
     """
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
+    HELP = f"The columns: {FOOTNOTE}"
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"),
                 Binding("g", "next_grouping", "Next grouping"),
                 Binding("r", "reload", "Recompute")]
@@ -150,8 +158,8 @@ class ResultsScreen(Screen[None]):
         yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
         yield DataTable(id="results-consultations", cursor_type="row")
         yield Static(Text("Highlight a consultation to see its metrics."), id="results-detail")
-        yield Static(Text(FOOTNOTE), classes="hint")
-        yield Footer()
+        yield Static(Text(FOOTNOTE), classes="hint", id="results-footnote")
+        yield KeyFooter()  # Help first, no palette hint: fits 80 columns
 
     def on_mount(self) -> None:
         """Start the first load."""
