@@ -239,3 +239,29 @@ async def test_a_burst_of_keys_lands_where_the_rater_meant_it(tmp_path: Path) ->
         "realism_doctor": "7", "realism_patient": "10", "realism_examiner": "5",
         "empathy_doctor": "3"}
     assert studies.get_assignment(db, first)["status"] == "done" and sid
+
+
+async def test_ctrl_q_in_the_bedside_app_asks_before_dropping_unsaved_answers(tmp_path) -> None:
+    from tui.app import BedsideApp
+
+    db = seed_db(tmp_path / "s.db")
+    sid = make_study(db, tmp_path)
+    app = BedsideApp(tmp_path / "s.db")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.pause()
+        app.open_study(sid)
+        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        app.screen.query_one(Input).value = "alice"
+        await pilot.press("enter")
+        screen = await _open(pilot, app)
+        await pilot.press("7")
+        assert screen.unsaved()
+        await pilot.press("ctrl+q")
+        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await pilot.press("n")
+        await _wait(pilot, lambda: app.screen is screen)
+        assert app.is_running and screen.unsaved()
+        await pilot.press("ctrl+q")
+        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await pilot.press("y")
+        await _wait(pilot, lambda: not app.is_running)

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from textual import work
 from textual.app import App
 from textual.binding import Binding
 
@@ -93,6 +94,21 @@ class BedsideApp(App[None]):
         self._first_paint_hook = first_paint_hook
         #: Monotonic clock for elapsed times; tests and snapshots replace it to freeze time.
         self.clock: Any = time.monotonic
+
+    async def action_quit(self) -> None:
+        """Quit; on a rating screen with answers not yet saved, ask first (as `q` does)."""
+        from tui.rating import RatingScreen  # here, not at import: keeps start-up light
+
+        screen = next((s for s in self.screen_stack if isinstance(s, RatingScreen)), None)
+        if screen is not None and screen.unsaved():
+            self._confirm_quit(screen)
+            return
+        self.exit()
+
+    @work(exclusive=True, group="quit")
+    async def _confirm_quit(self, screen: Any) -> None:
+        if await screen.may_discard("Quit without saving the answers on this transcript?"):
+            self.exit()
 
     # -- shared state -------------------------------------------------------------------
     @property

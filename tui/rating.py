@@ -222,7 +222,7 @@ class RatingScreen(Screen[None]):
         """Whether the answers on screen differ from those loaded (saved or pre-filled)."""
         return self.item is not None and self.answers() != self._shown
 
-    async def _may_discard(self, question: str) -> bool:
+    async def may_discard(self, question: str) -> bool:
         """True when nothing is unsaved or the rater agrees to drop it."""
         if not self.unsaved():
             return True
@@ -259,7 +259,7 @@ class RatingScreen(Screen[None]):
         """Revert the last save or skip and show that transcript again, answers filled in."""
         from db import ratings
 
-        if not await self._may_discard("Undo the last save? The answers you changed on this "
+        if not await self.may_discard("Undo the last save? The answers you changed on this "
                                        "transcript are not saved and will be lost."):
             return
         undone = ratings.undo_last(self.db, self.study_id, self.rater_id)
@@ -331,7 +331,7 @@ class RatingScreen(Screen[None]):
     @work(exclusive=True, group="ask")
     async def action_leave(self) -> None:
         """Quit: everything saved stays saved; unsaved answers are dropped only if confirmed."""
-        if await self._may_discard("Quit without saving the answers on this transcript?"):
+        if await self.may_discard("Quit without saving the answers on this transcript?"):
             self._close()
 
     def _close(self) -> None:

@@ -209,6 +209,24 @@ KEYS_HELP = ("Keys: digits set a score (0 = 10) or pick an option, y/n answer ye
              "i this help · q quit (you resume where you left off)")
 
 
+def reflow(text: str) -> str:
+    """Study instructions as paragraphs: the line breaks of a study file's multi-line
+    string are joined (the dialog wraps to its own width); blank lines, and lines that
+    start a list item, stay breaks."""
+    paragraphs = []
+    for block in text.strip().split("\n\n"):
+        lines: list[str] = []
+        for line in block.splitlines():
+            item = line.lstrip().startswith(("-", "*", "•")) or line.lstrip()[:2].rstrip(
+                ".)").isdigit()
+            if lines and not item:
+                lines[-1] += " " + line.strip()
+            else:
+                lines.append(line.strip())
+        paragraphs.append("\n".join(lines))
+    return "\n\n".join(p for p in paragraphs if p)
+
+
 class InstructionsScreen(ModalScreen[None]):
     """The study's instructions, shown before the first item (and on `i`)."""
 
@@ -228,7 +246,7 @@ class InstructionsScreen(ModalScreen[None]):
         # Scrollable: long instructions must not be cut off on a small terminal.
         with VerticalScroll(classes="dialog"):
             yield Static(Text("Instructions", style="bold"))
-            yield Static(literal(self._text.strip() or "(no instructions)"), id="instructions")
+            yield Static(literal(reflow(self._text) or "(no instructions)"), id="instructions")
             yield Static(Text(KEYS_HELP, style="dim"), id="keys-help")
             yield Static(Text("Enter: begin", style="dim"))
 

@@ -28,8 +28,9 @@ INTRO = (
     "Use the mouse: click tabs, rows and buttons; scroll with the wheel. Or the keyboard: "
     "Tab moves between fields, the arrow keys move in lists, Enter opens the selected row, "
     "Esc goes back. The bar at the bottom shows the main keys of the current screen; all "
-    "of them are listed above. Ctrl+P opens the command palette (themes, screenshots)."
+    "of them are listed above."
 )
+PALETTE = " Ctrl+P opens the command palette (themes, screenshots)."
 
 #: How keys are written for people (Textual's names on the left).
 KEY_NAMES = {"escape": "Esc", "enter": "Enter", "question_mark": "?", "space": "Space",
@@ -118,7 +119,8 @@ class HelpScreen(ModalScreen[None]):
             yield Static(key_table(self.bindings_shown), id="help-keys")
             if self.notes:
                 yield Static(literal(self.notes), id="help-notes")
-            yield Static(Text(INTRO), id="help-intro")
+            palette = PALETTE if self.app.ENABLE_COMMAND_PALETTE else ""
+            yield Static(Text(INTRO + palette), id="help-intro")
             yield Button("Close (Esc)", id="help-close", variant="primary")
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
