@@ -8,6 +8,8 @@ latency per reply, then at concurrency 8 and 32:
       mode, created before the clock starts;
   (b) bare: the very same chat calls (same messages, so the same message growth), made
       with `litellm.acompletion` in a plain loop per consultation, same concurrency.
+Both ways bedside calls models are measured: whole replies, as `bedside run` makes them
+(nobody watches token deltas there), and streamed, as the app makes them.
 Prints the median of several runs, bedside/bare and bedside/ideal, where
 ideal = consultations / concurrency × calls per consultation × latency. Also reports the
 litellm import time (fresh interpreter) and the offline engine's cost per turn with the
@@ -105,13 +107,13 @@ async def record_calls(base: str) -> list[list[tuple[AgentSpec, list[dict[str, s
     return [per_case[i % CASES_USED] for i in range(CONSULTATIONS)]
 
 
-async def bedside_run(base: str, concurrency: int, folder: Path) -> float:
-    """Wall time of 64 consultations recorded in SQLite, as `bedside run` does them (the
-    database, the run and its cases are created before the clock)."""
+async def bedside_run(base: str, concurrency: int, folder: Path, stream: bool) -> float:
+    """Wall time of 64 consultations recorded in SQLite, as `bedside run` (whole replies)
+    or the app (streamed) does them; the database, run and cases exist before the clock."""
     db = open_db(folder / f"bench-{time.time_ns()}.db")
     spec = run_spec(db, base, concurrency)
     t0 = time.perf_counter()
-    out = await batch_runs.execute(db, spec, llm=LLMClient(api_key=KEY))
+    out = await batch_runs.execute(db, spec, llm=LLMClient(api_key=KEY, stream=stream))
     elapsed = time.perf_counter() - t0
     db.close()
     bad = [o for o in out if o.status != "finished"]
@@ -122,19 +124,22 @@ async def bedside_run(base: str, concurrency: int, folder: Path) -> float:
 
 
 async def bare_run(lib: Any, calls: list[list[tuple[AgentSpec, list[dict[str, str]]]]],
-                   concurrency: int) -> float:
-    """Wall time of the same calls made directly with litellm, streamed and drained."""
+                   concurrency: int, stream: bool) -> float:
+    """Wall time of the same calls made directly with litellm (streamed and drained, or
+    whole, as bedside makes them in that mode)."""
     sem = asyncio.Semaphore(concurrency)
 
     async def consultation(seq: list[tuple[AgentSpec, list[dict[str, str]]]]) -> None:
         async with sem:
             for spec, messages in seq:
+                extra = {"stream_options": {"include_usage": True}} if stream else {}
                 resp = await lib.acompletion(
                     model=spec.model, messages=messages, api_base=spec.api_base, api_key=KEY,
-                    stream=True, stream_options={"include_usage": True}, max_retries=0,
-                    temperature=spec.temperature, max_tokens=spec.max_tokens, timeout=30)
-                async for _ in resp:
-                    pass
+                    stream=stream, max_retries=0, temperature=spec.temperature,
+                    max_tokens=spec.max_tokens, timeout=30, **extra)
+                if stream:
+                    async for _ in resp:
+                        pass
 
     t0 = time.perf_counter()
     await asyncio.gather(*(consultation(seq) for seq in calls))
@@ -152,7 +157,7 @@ def litellm_import_seconds() -> float:
 
 def offline_ms_per_turn(make_sink: Callable[[], EventSink], rounds: int = 5) -> float:
     """Engine cost per turn with retrieval patient/examiner, scripted doctor, exact
-    moderator, every event going to `make_sink()` (best of `rounds`)."""
+    moderator, every event going to `make_sink()` (median of `rounds`)."""
     cases = load_bundled_cases()
     counter = iter(range(1_000_000))
 
@@ -168,12 +173,12 @@ def offline_ms_per_turn(make_sink: Callable[[], EventSink], rounds: int = 5) -> 
         return turns
 
     asyncio.run(once())  # warm-up
-    best = float("inf")
+    per_turn = []
     for _ in range(rounds):
         t0 = time.perf_counter()
         turns = asyncio.run(once())
-        best = min(best, (time.perf_counter() - t0) * 1000 / turns)
-    return best
+        per_turn.append((time.perf_counter() - t0) * 1000 / turns)
+    return statistics.median(per_turn)
 
 
 def sqlite_recorder(folder: Path) -> Callable[[], EventSink]:
@@ -191,15 +196,16 @@ async def measure(base: str, runs: int, folder: Path) -> list[dict[str, Any]]:
     calls = await record_calls(base)
     per = statistics.mean(len(seq) for seq in calls)
     rows = []
-    for c in (8, 32):
-        ours, bare = [], []
-        for _ in range(runs):
-            ours.append(await bedside_run(base, c, folder))
-            bare.append(await bare_run(lib, calls, c))
-        ideal = CONSULTATIONS / c * per * LATENCY
-        b, r = statistics.median(ours), statistics.median(bare)
-        rows.append({"c": c, "calls": per, "bedside": b, "bare": r, "ideal": ideal,
-                     "vs_bare": b / r, "vs_ideal": b / ideal})
+    for mode, stream in (("bedside run", False), ("app (streamed)", True)):
+        for c in (8, 32):
+            ours, bare = [], []
+            for _ in range(runs):  # interleaved, so both see the same machine
+                ours.append(await bedside_run(base, c, folder, stream))
+                bare.append(await bare_run(lib, calls, c, stream))
+            ideal = CONSULTATIONS / c * per * LATENCY
+            b, r = statistics.median(ours), statistics.median(bare)
+            rows.append({"mode": mode, "c": c, "calls": per, "bedside": b, "bare": r,
+                         "ideal": ideal, "vs_bare": b / r, "vs_ideal": b / ideal})
     return rows
 
 
@@ -223,10 +229,11 @@ def main(argv: list[str] | None = None) -> None:
             proc.wait(10)
     print(f"{CONSULTATIONS} consultations, {rows[0]['calls']:.1f} calls each, "
           f"{LATENCY * 1000:.0f} ms latency, median of {args.runs}")
-    print(f"{'c':>3} {'bedside s':>10} {'bare s':>8} {'ideal s':>8} {'÷bare':>6} {'÷ideal':>7}")
+    print(f"{'mode':<15} {'c':>3} {'bedside s':>10} {'bare s':>8} {'ideal s':>8} "
+          f"{'÷bare':>6} {'÷ideal':>7}")
     for r in rows:
-        print(f"{r['c']:>3} {r['bedside']:>10.2f} {r['bare']:>8.2f} {r['ideal']:>8.2f} "
-              f"{r['vs_bare']:>6.3f} {r['vs_ideal']:>7.3f}")
+        print(f"{r['mode']:<15} {r['c']:>3} {r['bedside']:>10.2f} {r['bare']:>8.2f} "
+              f"{r['ideal']:>8.2f} {r['vs_bare']:>6.3f} {r['vs_ideal']:>7.3f}")
 
 
 if __name__ == "__main__":

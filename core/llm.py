@@ -126,12 +126,21 @@ def _retryable(err: BaseException) -> bool:
 class LLMClient:
     """Calls models. One client may serve many consultations concurrently."""
 
-    def __init__(self, api_key: str | None = None, *, backoff_scale: float = 1.0) -> None:
+    def __init__(self, api_key: str | None = None, *, backoff_scale: float = 1.0,
+                 stream: bool | None = None) -> None:
         """`api_key` overrides the environment for every call (kept in memory only);
-        `backoff_scale` multiplies retry delays (tests make it small)."""
+        `backoff_scale` multiplies retry delays (tests make it small); `stream=False` never
+        streams, whatever a spec says: for headless batches where nobody watches token
+        deltas (litellm spends about half as much CPU on a whole reply as on a stream of
+        it). Streaming is transport, not configuration: it changes no key and no result."""
         self._api_key = api_key
         self.backoff_scale = backoff_scale
+        self._stream = stream
         self._unpriced: set[str] = set()  # models litellm has no price for (skip the lookup)
+
+    def streams(self, spec: AgentSpec) -> bool:
+        """Whether a call for this spec is streamed."""
+        return spec.stream if self._stream is None else self._stream and spec.stream
 
     def _key(self, spec: AgentSpec) -> str | None:
         if self._api_key:
@@ -142,8 +151,8 @@ class LLMClient:
 
     def _kwargs(self, spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, Any]:
         kw = raw_request(spec, messages)
-        kw["stream"] = spec.stream
-        if spec.stream:
+        kw["stream"] = self.streams(spec)
+        if kw["stream"]:
             kw["stream_options"] = {"include_usage": True}
         kw["max_retries"] = 0  # we retry ourselves, with our own backoff and records
         key = self._key(spec)
@@ -182,7 +191,7 @@ class LLMClient:
     async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, str]],
                     on_delta: DeltaFn) -> Attempt:
         response = await lib.acompletion(**self._kwargs(spec, messages))
-        if spec.stream:
+        if self.streams(spec):
             return await self._collect_stream(lib, spec, response, on_delta)
         text = response.choices[0].message.content or ""
         if not text.strip():

@@ -136,6 +136,24 @@ def test_non_streaming_calls_and_direct_client(fresh: FakeOpenAIServer) -> None:
         asyncio.run(client.complete(AgentSpec(kind="exact"), msgs))
 
 
+def test_a_headless_client_never_streams_and_keeps_the_config_key(fresh: FakeOpenAIServer) -> None:
+    # `bedside run` makes whole-reply calls (nobody watches deltas); the same config in the
+    # app streams. The transcript and the run's keys are the same either way.
+    config = all_llm(fresh)
+    sink, before = ListSink(), len(fresh.requests)
+    transcript = asyncio.run(run_consultation(
+        load_bundled_cases()[0], config, sink, consultation_id="h",
+        llm=LLMClient(api_key=KEY, stream=False)))
+    assert transcript.end_reason == EndReason.DIAGNOSIS
+    sent = fresh.requests[before:]
+    assert sent and not any(b.get("stream") for b in sent)
+    assert not [e for e in sink.events if isinstance(e, TokenDelta)]
+    assert all("stream" not in (t.raw_request or {}) for t in transcript.turns)
+    streamed, _ = consult(config)
+    assert [t.content for t in streamed.turns] == [t.content for t in transcript.turns]
+    assert streamed.meta["config"]["config_key"] == transcript.meta["config"]["config_key"]
+
+
 @pytest.mark.parametrize("stream", [True, False])
 def test_json_mode_is_sent_and_recorded_only_when_asked(fresh: FakeOpenAIServer,
                                                         stream: bool) -> None:

@@ -198,7 +198,12 @@ async def _execute(db: Any, spec: Any, args: argparse.Namespace, progress: _Prog
         loop.add_signal_handler(signal.SIGTERM, task.cancel)  # type: ignore[union-attr]
     except (NotImplementedError, RuntimeError):  # not on this platform / thread
         pass
-    await batch_runs.execute(db, spec, retry_failed=args.retry_failed, progress=progress)
+    from core.llm import LLMClient
+
+    # Nobody watches token deltas here (an app attached from another terminal reads
+    # completed turns): whole replies cost litellm about half the CPU of streamed ones.
+    await batch_runs.execute(db, spec, retry_failed=args.retry_failed, progress=progress,
+                             llm=LLMClient(stream=False))
 
 
 def run(args: argparse.Namespace) -> int:
