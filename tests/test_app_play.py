@@ -15,7 +15,8 @@ from textual.widgets import Input, Select
 from core.caseio import load_bundled_cases
 from tests.app_support import seed
 from tui.app import BedsideApp
-from tui.screens.forms import ConfirmScreen, DiagnosisScreen, PlaySetupScreen
+from tui.screens.forms import DiagnosisScreen, PlaySetupScreen
+from tui.widgets.confirm import ConfirmScreen
 from tui.screens.home import HomeScreen
 from tui.screens.play import PlayScreen
 from tui.screens.queries import baseline, pick_unseen, play_order, wilson

@@ -47,7 +47,7 @@ def test_every_command_is_in_the_readme() -> None:
 
 def _screen_classes() -> dict[str, type[Any]]:
     """Every Screen and App class defined in the tui package (found, not listed by hand)."""
-    names = ["tui.app", "tui.rating", "tui.rating_widgets"] + [
+    names = ["tui.app", "tui.rating", "tui.rating_widgets", "tui.widgets.confirm"] + [
         f"tui.screens.{m.name}" for m in pkgutil.iter_modules(tui.screens.__path__)]
     found: dict[str, type[Any]] = {}
     for name in names:
@@ -120,13 +120,14 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
     """A way to open each screen of the bedside app (rating has its own app and help)."""
     from core.caseio import load_bundled_cases
     from tui.screens.analysis import AnalysisScreen
-    from tui.screens.forms import ConfirmScreen, DiagnosisScreen, PlaySetup, PlaySetupScreen
+    from tui.screens.forms import DiagnosisScreen, PlaySetup, PlaySetupScreen
     from tui.screens.forms_batch import StartBatchScreen
     from tui.screens.live import LiveScreen
     from tui.screens.play import PlayScreen
     from tui.screens.results import ResultsScreen
     from tui.screens.study_form import StudyFormScreen
     from tui.screens.transcript import TranscriptScreen
+    from tui.widgets.confirm import ConfirmScreen
 
     case = load_bundled_cases()[0]
     return {

@@ -18,7 +18,8 @@ from tests.footer_support import key_bar
 from tests.test_rating_screen import _open, _rate_current, _wait
 from tests.test_study_support import make_study, seed_db
 from tui.rating import RatingApp
-from tui.rating_widgets import AskText, Confirm, InstructionsScreen, TextField, UnitField
+from tui.rating_widgets import AskText, InstructionsScreen, TextField, UnitField
+from tui.widgets.confirm import ConfirmScreen as Confirm
 
 SIZES = [(80, 24), (120, 40)]
 

@@ -34,7 +34,8 @@ from textual.widgets import Collapsible, Input, Static
 from textual.widgets.collapsible import CollapsibleTitle
 
 from core.errors import BedsideError
-from tui.rating_widgets import AskText, Confirm, InstructionsScreen, TextField, UnitField
+from tui.rating_widgets import AskText, InstructionsScreen, TextField, UnitField
+from tui.widgets.confirm import ConfirmScreen
 from tui.widgets.footer import KeyFooter
 from tui.widgets.literal import literal
 
@@ -226,7 +227,7 @@ class RatingScreen(Screen[None]):
         """True when nothing is unsaved or the rater agrees to drop it."""
         if not self.unsaved():
             return True
-        return bool(await self.app.push_screen_wait(Confirm(question)))
+        return bool(await self.app.push_screen_wait(ConfirmScreen(question)))
 
     # -- actions ------------------------------------------------------------------------
     async def action_save(self) -> None:

@@ -177,31 +177,6 @@ class AskText(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class Confirm(ModalScreen[bool]):
-    """Ask a yes/no question: y confirms; n or Escape keeps things as they are."""
-
-    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
-    DEFAULT_CSS = """
-    Confirm { align: center middle; }
-    Confirm .dialog { width: 60; max-width: 90%; height: auto; max-height: 90%;
-                  border: thick $warning; background: $surface; padding: 1 2; }
-    """
-
-    def __init__(self, question: str) -> None:
-        super().__init__(classes="ask")
-        self._question = question
-
-    def compose(self) -> ComposeResult:
-        """The question and the keys."""
-        with Vertical(classes="dialog"):
-            yield Static(Text(self._question), id="confirm-question")
-            yield Static(Text("y: yes · n / Escape: no", style="dim"))
-
-    def action_answer(self, yes: bool) -> None:
-        """Return the answer."""
-        self.dismiss(yes)
-
-
 KEYS_HELP = ("Keys: digits set a score (0 = 10) or pick an option, y/n answer yes/no, "
              "Backspace clears · Tab / Shift+Tab next / previous question · Enter saves and "
              "opens the next transcript · u undo the last save · s skip (with a reason) · "

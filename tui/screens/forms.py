@@ -171,36 +171,6 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
         self.dismiss(None)
 
 
-class ConfirmScreen(ModalScreen[bool]):
-    """A yes/no question; returns True only for an explicit yes (Escape means no)."""
-
-    BINDINGS = [Binding("y", "answer(True)", "Yes"), Binding("n,escape", "answer(False)", "No")]
-
-    def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
-        super().__init__()
-        self.question, self.yes, self.no = question, yes, no
-
-    def compose(self) -> ComposeResult:
-        """The question and two buttons (the safe one focused)."""
-        with VerticalScroll(classes="form", id="confirm-form"):
-            yield Static(literal(self.question))
-            with Horizontal(classes="buttons"):
-                yield Button(f"{self.no} (n)", id="confirm-no", variant="primary")
-                yield Button(f"{self.yes} (y)", id="confirm-yes", variant="error")
-
-    def on_mount(self) -> None:
-        """Focus the safe answer."""
-        self.query_one("#confirm-no", Button).focus()
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Answer by button."""
-        self.dismiss(event.button.id == "confirm-yes")
-
-    def action_answer(self, yes: bool) -> None:
-        """Answer by key."""
-        self.dismiss(yes)
-
-
 class DiagnosisScreen(ModalScreen[DiagnosisForm | None]):
     """Commit a diagnosis, optionally with a differential, rationale and treatment plan."""
 

@@ -25,7 +25,8 @@ from textual.widgets import Button, Header, Input, Static
 from core.case import Case
 from core.events import Event, TokenDelta, TurnCompleted, TurnStarted
 from core.ids import new_id
-from tui.screens.forms import ConfirmScreen, DiagnosisForm, DiagnosisScreen, PlaySetup
+from tui.screens.forms import DiagnosisForm, DiagnosisScreen, PlaySetup
+from tui.widgets.confirm import ConfirmScreen
 from tui.widgets.footer import KeyFooter
 from tui.widgets.literal import literal, sanitize
 from tui.widgets.test_completion import TestOrderInput
