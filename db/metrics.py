@@ -26,7 +26,7 @@ from sqlite_utils import Database
 
 from core.case import Case
 from core.errors import InputError, NotFoundError
-from core.metrics.base import Metrics
+from core.metrics.base import Metrics, undefined
 from core.metrics.names import GROUPINGS
 from core.transcript import utc_now
 from db.jsoncol import dumps, loads
@@ -165,20 +165,28 @@ async def compute_llm(db: Database, *, run_id: str | None = None, judge: Any = N
     from core.metrics.llmcall import JudgeInfo
 
     get = _cached(find_case or case_finder(db))
-    jobs = [(cid, found) for cid, case_id, _, _ in _finished(db, run_id)
+    from core.metrics.table import is_one_step
+
+    jobs = [(cid, found, is_one_step({"origin": origin, "config_key": key}))
+            for cid, case_id, origin, key in _finished(db, run_id)
             if (found := get(case_id)) is not None]
     summary = ScoreSummary(total=len(jobs))
-    keys = _stored_keys(db, [cid for cid, _ in jobs])
+    keys = _stored_keys(db, [cid for cid, _, _ in jobs])
     gate = asyncio.Semaphore(max(1, concurrency))
     roles = [r for r in (("judge", judge, judge_info or JudgeInfo()),
                          ("patient", patient, patient_info or JudgeInfo())) if r[1] is not None]
     done = 0
 
-    async def one(cid: str, case: Case, digest: str) -> None:
+    async def one(cid: str, case: Case, digest: str, one_step: bool) -> None:
         nonlocal done
         async with gate:
             try:
-                what = await _score_one(db, cid, case, digest, roles, keys.get(cid, {}),
+                # A one-step consultation has no patient in it: nobody to rate the doctor.
+                mine = [r for r in roles if not (one_step and r[0] == "patient")]
+                if len(mine) < len(roles):
+                    save_metrics(db, cid, {n: undefined(ONE_STEP_NO_PATIENT)
+                                           for n in _ROLE_NAMES["patient"]}, case_hash=digest)
+                what = await _score_one(db, cid, case, digest, mine, keys.get(cid, {}),
                                         recompute, summary)
             except Exception as err:  # isolate: this consultation fails, the others go on
                 log.exception("scoring %s failed", cid)
@@ -188,10 +196,12 @@ async def compute_llm(db: Database, *, run_id: str | None = None, judge: Any = N
         if progress is not None:
             progress(done, summary.total, cid, what)
 
-    await asyncio.gather(*(one(cid, case, digest) for cid, (case, digest) in jobs))
+    await asyncio.gather(*(one(cid, case, digest, one_step)
+                           for cid, (case, digest), one_step in jobs))
     return summary
 
 
+ONE_STEP_NO_PATIENT = "one-step mode: no consultation for a patient to rate"
 _ROLE_NAMES = {"judge": ("report_score",),
                "patient": ("pr_confidence", "pr_compliance", "pr_consult_again")}
 

@@ -48,16 +48,33 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "moderator": "Yes.",
     "report": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: inferior STEMI\n"
                "Diagnostic rationale: ST elevation\nTreatment plan: primary PCI"),
+    "one_step": ("DIAGNOSIS READY: Inferior ST-elevation myocardial infarction\n"
+                 "Symptoms: crushing chest pain\nExaminations: ECG, troponin\n"
+                 "Diagnostic results: inferior STEMI\nDiagnostic rationale: ST elevation "
+                 "in II, III and aVF\nTreatment plan: aspirin, ticagrelor, primary PCI"),
+    "report_judge": ('{"symptoms": "A", "examinations": "B", "diagnostic_results": "A", '
+                     '"rationale": "B", "treatment_plan": "C"}'),
+    "rating_patient": '{"confidence": 8, "compliance": 9, "consult_again": 7}',
     "unknown": "OK.",
 }
+# The metric prompts (core/metrics/prompts.py) carry no id line; they are told apart by
+# their opening words, so a demo run can be scored end to end against this server.
+METRIC_OPENINGS = (("You are a doctor. Below is everything known", "one_step"),
+                   ("You grade a doctor's final report", "report_judge"),
+                   ("You are the patient described below", "rating_patient"))
+METRIC_ROLES = ("unknown", *(role for _, role in METRIC_OPENINGS))
 
 
 def detect_role(body: dict[str, Any]) -> str:
     """The role a request plays, from the last prompt id found in its messages."""
     found = "unknown"
     for message in body.get("messages", []):
-        for m in ROLE_RE.finditer(str(message.get("content", ""))):
+        content = str(message.get("content", ""))
+        for m in ROLE_RE.finditer(content):
             found = m.group(1)
+        for opening, role in METRIC_OPENINGS:
+            if content.startswith(opening):
+                found = role
     return found
 
 

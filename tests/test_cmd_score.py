@@ -18,7 +18,7 @@ from db.connection import open_db
 from db.consultations import save_transcript
 from db.metrics import get_metrics
 from db.runs import create_run
-from tests.fake_openai_server import FakeOpenAIServer
+from tests.fake_openai_server import METRIC_ROLES, FakeOpenAIServer
 from tests.test_metrics_e2e import JUDGE, RATING
 from tests.test_metrics_pathway import make_case
 from tui.cli import main
@@ -78,7 +78,7 @@ def test_failures_are_per_consultation_and_retried_later(
         text = json.dumps(body.get("messages", []))
         return "500" if broken["on"] and "FAULT-ME" in text and "DOCTOR'S" in text else None
 
-    with FakeOpenAIServer(replies={"unknown": replies}, fault_rule=fault) as server:
+    with FakeOpenAIServer(replies=dict.fromkeys(METRIC_ROLES, replies), fault_rule=fault) as server:
         argv = ["score", "--db", path, "--run", run_id, "--judge", "openai/judge",
                 "--rating-patient", "openai/patient", "--api-base", server.base_url,
                 "--api-key-env", "SCORE_KEY", "--retries", "0", "--timeout", "5",

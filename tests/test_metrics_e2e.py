@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.fake_openai_server import FakeOpenAIServer
+from tests.fake_openai_server import METRIC_ROLES, FakeOpenAIServer, detect_role
 from tui.cli import main
 
 JUDGE = json.dumps({"symptoms": "A", "examinations": "B", "diagnostic_results": "A",
@@ -54,7 +54,7 @@ def test_run_score_results_compute_every_metric(tmp_path: Path,
     monkeypatch.setenv("BEDSIDE_HOME", str(tmp_path))
     monkeypatch.setenv("E2E_KEY", KEY)
     db = str(tmp_path / "e2e.db")
-    with FakeOpenAIServer(replies={"unknown": metric_replies}) as server:
+    with FakeOpenAIServer(replies=dict.fromkeys(METRIC_ROLES, metric_replies)) as server:
         model = ["--api-base", server.base_url, "--api-key-env", "E2E_KEY", "--timeout", "5",
                  "--retries", "0"]
         code, out, _ = cli(capsys, "run", "--db", db, "--cases", "card-001,gi-001",
@@ -99,6 +99,11 @@ def test_run_score_results_compute_every_metric(tmp_path: Path,
     one = next(r for r in consultations if r["case_id"] == "card-001" and r["mode"] ==
                "one_step")
     assert one["treatment_logicality"] == pytest.approx(4 / 8)  # aspirin, P2Y12, heparin, PCI
+    # Nobody sat with a one-step doctor: no patient rates it (and no call is made).
+    assert one["pr_confidence"] is None and "no consultation for a patient" in one["reasons"]
+    assert upper["pr_confidence"] is None
+    asked = [b for b in server.requests if detect_role(b) == "rating_patient"]
+    assert len(asked) == 2  # the two interactive consultations only
 
     dump = "\n".join(sqlite3.connect(db).iterdump())
     assert KEY not in dump  # the API key is never stored
