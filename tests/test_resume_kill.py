@@ -43,9 +43,16 @@ def _args(server: FakeOpenAIServer) -> list[str]:
 
 def _bedside(tmp: Path, *args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "BEDSIDE_HOME": str(tmp), "PYTHONUNBUFFERED": "1"}
+    # Ctrl+C as in a terminal: SIGINT at its default in the child, even when this test runs
+    # where it is ignored (a background job of a non-interactive shell ignores SIGINT, and
+    # a child inherits that; Python then never turns SIGINT into KeyboardInterrupt).
     return subprocess.Popen([sys.executable, "-m", "tui.cli", "run", *args], cwd=ROOT,
                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True)
+                            text=True, preexec_fn=_default_sigint)
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def _finish(proc: subprocess.Popen[str]) -> tuple[int, str, str]:
