@@ -162,7 +162,7 @@ def test_sigint_or_sigterm_then_resume_gives_the_clean_counts(
         server: FakeOpenAIServer, clean: dict, tmp_path: Path, sig: int) -> None:
     got = _interrupt_then_resume(server, tmp_path, sig)
     assert got["code"] == 130 and "--resume " + got["run_id"] in got["err"]
-    assert "Traceback" not in got["err"]
+    assert "Traceback" not in got["err"], got["err"]
     assert got["run_status"] == "interrupted"  # set in a finally, not left 'running'
     assert set(got["interrupted"].values()) == {"cancelled"}
     _assert_same_as_clean(got, clean)

@@ -189,16 +189,24 @@ def _resumed_spec(db: Any, args: argparse.Namespace) -> Any:
 
 
 async def _execute(db: Any, spec: Any, args: argparse.Namespace, progress: _Progress) -> None:
-    """The batch, with SIGTERM treated like Ctrl+C (the run is marked interrupted)."""
+    """The batch; Ctrl+C and SIGTERM cancel it (the run is marked interrupted)."""
+    from core.llm import LLMClient
     from db import batch_runs
 
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
-    try:
-        loop.add_signal_handler(signal.SIGTERM, task.cancel)  # type: ignore[union-attr]
-    except (NotImplementedError, RuntimeError):  # not on this platform / thread
-        pass
-    from core.llm import LLMClient
+    # The signals reach the batch as a callback of the event loop, never as an exception
+    # raised wherever the interpreter happens to be, so shutdown is orderly (no stray
+    # traceback) however many times Ctrl+C is pressed. SIGINT stays ignored when this
+    # process was started with it ignored (a background job).
+    wanted = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        wanted.append(signal.SIGINT)
+    for sig in wanted:
+        try:
+            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
+        except (NotImplementedError, RuntimeError, ValueError):  # not here / not main thread
+            pass
 
     # Nobody watches token deltas here (an app attached from another terminal reads
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.
