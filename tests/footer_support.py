@@ -23,3 +23,19 @@ def key_bar(screen: Any, width: int) -> list[tuple[str, str]]:
         assert key.region.width > 0 and key.region.right <= width, \
             f"{key.key_display} {key.description} is not wholly on screen: {key.region}"
     return [(key.key_display, key.description) for key in keys]
+
+
+async def settled_key_bar(pilot: Any, screen: Any, width: int) -> list[tuple[str, str]]:
+    """`key_bar` once the footer has composed its keys and they stopped moving (a loaded
+    machine lays the footer out a few frames after the rest of the screen)."""
+    last: list[tuple[str, str]] | None = None
+    for _ in range(200):  # up to 10 s
+        await pilot.pause(0.05)
+        try:
+            bar = key_bar(screen, width)
+        except AssertionError:  # not laid out yet
+            continue
+        if bar and bar == last:
+            return bar
+        last = bar
+    return key_bar(screen, width)  # fails with the reason

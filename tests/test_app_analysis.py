@@ -10,7 +10,7 @@ from textual.widgets import DataTable, Input, Select, Static
 from annotation.analysis.display import item_views, unit_pairs
 from db.ratings import save_ratings
 from db.studies import add_assignments, assignments, ensure_rater, get_rater
-from tests.footer_support import key_bar
+from tests.footer_support import settled_key_bar
 from tests.test_study_support import make_study, seed_db
 from tui.app import BedsideApp
 from tui.screens.analysis import AnalysisScreen
@@ -183,7 +183,7 @@ async def test_analysis_is_readable_and_scrollable_at_80x24(tmp_path: Path) -> N
         screen = app.screen
         await _views(pilot, screen, "pilot")
         body = screen.query_one("#analysis-body")
-        assert key_bar(screen, 80) == [("f1", "Help"), ("esc", "Back"), ("f5", "Analyse study"),
+        assert await settled_key_bar(pilot, screen, 80) == [("f1", "Help"), ("esc", "Back"), ("f5", "Analyse study"),
                                        ("^q", "Quit")]
         # 80 columns: the sections are stacked, one column under the other.
         left, right = screen.query_one("#item-detail").query(".column")

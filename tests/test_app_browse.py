@@ -116,14 +116,23 @@ async def test_footer_shows_help_first_and_fits_80_columns(tmp_path: Path) -> No
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
         await _home(pilot)
-        bottom = _screen_lines(app)[-1]
-        assert bottom.strip().startswith("f1 Help") and "Quit" in bottom
+        bottom = await _painted_footer(pilot, "Quit")
+        assert bottom.strip().startswith("f1 Help")
         assert "palette" not in bottom
         await pilot.press("w")
-        await pilot.pause(0.2)
-        bottom = _screen_lines(app)[-1]
+        bottom = await _painted_footer(pilot, "Attach")
         for key in ("f1 Help", "esc Back", "x Cancel all", "a Attach", "^q Quit"):
             assert key in bottom, key
+
+
+async def _painted_footer(pilot, word: str) -> str:
+    """The bottom line once the footer has painted `word` (a loaded machine paints late)."""
+    for _ in range(200):
+        bottom = _screen_lines(pilot.app)[-1]
+        if word in bottom:
+            return bottom
+        await pilot.pause(0.05)
+    raise AssertionError(f"the footer never showed {word!r}; bottom line: {bottom!r}")
 
 
 def _screen_lines(app: BedsideApp) -> list[str]:

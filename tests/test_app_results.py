@@ -7,7 +7,7 @@ from pathlib import Path
 from textual.widgets import DataTable, Select
 
 from tests.app_support import seed
-from tests.footer_support import key_bar
+from tests.footer_support import settled_key_bar
 from tui.app import BedsideApp
 from tui.screens.home import HomeScreen
 from tui.cmd_results import FOOTNOTE
@@ -98,7 +98,7 @@ async def test_at_80x24_the_key_bar_and_the_results_rows_are_on_screen(tmp_path:
         assert isinstance(screen, ResultsScreen)
         await _rows(pilot, screen, "model")
         await pilot.pause()
-        assert key_bar(screen, 80) == [("f1", "Help"), ("esc", "Back"), ("g", "Next grouping"),
+        assert await settled_key_bar(pilot, screen, 80) == [("f1", "Help"), ("esc", "Back"), ("g", "Next grouping"),
                                        ("r", "Recompute"), ("^q", "Quit")]
         # The table keeps room for its header and both rows (the footnote, six lines at 80
         # columns, moves to the help on a short terminal).
@@ -112,7 +112,7 @@ async def test_at_80x24_the_key_bar_and_the_results_rows_are_on_screen(tmp_path:
         await _wait_for(pilot, lambda: app.screen is screen)
         await pilot.resize_terminal(200, 60)
         await _wait_for(pilot, lambda: screen.query_one("#results-footnote").display)
-        assert key_bar(screen, 200)[0] == ("f1", "Help")
+        assert (await settled_key_bar(pilot, screen, 200))[0] == ("f1", "Help")
 
 
 async def test_grouping_selector_and_key_regroup_the_table(tmp_path: Path) -> None:

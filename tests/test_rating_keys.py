@@ -14,7 +14,7 @@ from textual.widgets import Collapsible, Input, Static
 from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets
 
 from db import ratings, studies
-from tests.footer_support import key_bar
+from tests.footer_support import settled_key_bar
 from tests.test_rating_screen import _open, _rate_current, _wait
 from tests.test_study_support import make_study, seed_db
 from tui.rating import RatingApp
@@ -88,7 +88,7 @@ async def test_footer_keeps_every_key_and_quit_on_screen(tmp_path, size) -> None
         screen = await _open(pilot, app)
         await pilot.pause()
         # The app's one footer: Help first, then Quit, then the screen's keys; all on screen.
-        assert key_bar(screen, size[0]) == RATING_BAR
+        assert await settled_key_bar(pilot, screen, size[0]) == RATING_BAR
         quit_key = next(k for k in screen.query(FooterKey) if k.description == "Quit")
         assert quit_key.key == "q" and quit_key.region.y == size[1] - 1  # the bottom line
         assert "Quit" in app.export_screenshot()
@@ -114,7 +114,7 @@ async def test_footer_in_the_bedside_app_fits_80_columns_with_help_first(tmp_pat
         await pilot.pause()
         # The app's F1 and the screen's i share the Help slot (one key per action), so the
         # bar has one Help, first, and the app's Ctrl+Q still fits at the end.
-        assert key_bar(screen, 80) == [*RATING_BAR, ("^q", "Quit")]
+        assert await settled_key_bar(pilot, screen, 80) == [*RATING_BAR, ("^q", "Quit")]
         await pilot.press("f1")  # F1 still opens the key list of this screen
         await _wait(pilot, lambda: isinstance(app.screen, HelpScreen))
         listed = {d: k for k, d in app.screen.bindings_shown}
