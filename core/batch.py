@@ -30,7 +30,7 @@ from typing import Any, NamedTuple, Protocol
 
 from core.case import Case
 from core.config import ConsultationConfig
-from core.engine import (ONE_STEP, case_hash, describe_config, one_step_key, run_consultation,
+from core.engine import (ONE_STEP, describe_consultation, one_step_key, run_consultation,
                          run_one_step_consultation)
 from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted,
                          Event, EventSink)
@@ -189,8 +189,7 @@ class _Limits:
 def _record_unstarted(job: Job, cid: str, run_id: str, sink: EventSink) -> JobOutcome:
     """A planned job cancelled before it started: recorded as cancelled, never run."""
     watch = _Watch(sink)
-    described = {**describe_config(job.config), "config_key": job.key(),
-                 "case_hash": case_hash(job.case)}
+    described = describe_consultation(job.case, job.config, one_step=job.mode == ONE_STEP)
     try:
         watch.emit(ConsultationStarted(consultation_id=cid, case_id=job.case.id, run_id=run_id,
                                        config=described, origin=_origin(job)))

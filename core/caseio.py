@@ -10,6 +10,7 @@ Must not import: textual, rich, litellm, or any other bedside package.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from importlib import resources
@@ -231,3 +232,14 @@ def dump_case(case: Case) -> str:
 def case_to_json(case: Case) -> str:
     """A case as compact JSON (for the store)."""
     return json.dumps(case.model_dump(mode="json", exclude_defaults=True), ensure_ascii=False)
+
+
+def json_hash(case_json: str) -> str:
+    """The content hash of a case's JSON (`case_to_json`), as the store keeps it."""
+    return hashlib.sha256(case_json.encode()).hexdigest()[:16]
+
+
+def case_hash(case: Case) -> str:
+    """The case's content hash: the store's `cases.content_hash`, the one recorded with
+    each consultation and with each metric, so a changed case is visible everywhere."""
+    return json_hash(case_to_json(case))

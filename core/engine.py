@@ -17,7 +17,6 @@ Must not import: textual, rich, litellm (only core/llm.py, lazily), or db/annota
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -27,7 +26,7 @@ from core import prompts
 from core.agents.base import DeltaFn, DoctorState, Reply
 from core.agents.factory import Cast, build_cast
 from core.case import Case
-from core.caseio import case_to_json
+from core.caseio import case_hash
 from core.config import ConsultationConfig
 from core.errors import BedsideError, RecordError
 from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted, Event,
@@ -55,15 +54,25 @@ def describe_config(config: ConsultationConfig) -> dict[str, Any]:
     return data
 
 
-def case_hash(case: Case) -> str:
-    """The case's content hash, computed as the store's `cases.content_hash` is, so a
-    consultation shows which version of its case it was played on."""
-    return hashlib.sha256(case_to_json(case).encode()).hexdigest()[:16]
-
-
 def one_step_key(config: ConsultationConfig) -> str:
     """The config key of the one-step (upper-bound) consultation of a configuration."""
     return f"{ONE_STEP}:{config.config_key()}"
+
+
+def describe_consultation(case: Case, config: ConsultationConfig, *,
+                          one_step: bool = False) -> dict[str, Any]:
+    """Everything stored with a consultation about how it was played: the configuration
+    (`describe_config`), for a one-step one its own key, mode and prompt, and the hash of
+    the case it was played on. One place, so a consultation that ran and one cancelled
+    before it started are described alike."""
+    described = describe_config(config)
+    if one_step:
+        from core.metrics.prompts import ONE_STEP_DOCTOR
+
+        described.update(config_key=one_step_key(config), mode=ONE_STEP,
+                         prompts={ONE_STEP_DOCTOR.id: ONE_STEP_DOCTOR.sha256})
+    described["case_hash"] = case_hash(case)
+    return described
 
 
 class Session:
@@ -296,7 +305,6 @@ def _start(case: Case, config: ConsultationConfig, sink: EventSink, consultation
            run_id: str | None, cancel_event: asyncio.Event | None,
            described: dict[str, Any]) -> Session:
     session = Session(case.id, config, sink, consultation_id, cancel_event)
-    described["case_hash"] = case_hash(case)
     session.transcript.meta.update(config=described, consultation_id=consultation_id,
                                    run_id=run_id)
     return session
@@ -313,7 +321,7 @@ async def run_consultation(case: Case, config: ConsultationConfig, sink: EventSi
     key). Raises only `asyncio.CancelledError` when the task itself is cancelled, after
     recording the cancellation.
     """
-    described = describe_config(config)
+    described = describe_consultation(case, config)
     session = _start(case, config, sink, consultation_id, run_id, cancel_event, described)
 
     async def body() -> None:
@@ -334,10 +342,7 @@ async def run_one_step_consultation(case: Case, config: ConsultationConfig, sink
     (`core.metrics.upper_bound`) and answers in one turn. Stored like any consultation,
     with origin 'one_step' and the key `one_step_key(config)`; same guarantees as
     `run_consultation`."""
-    from core.metrics.prompts import ONE_STEP_DOCTOR
-
-    described = {**describe_config(config), "config_key": one_step_key(config),
-                 "mode": ONE_STEP, "prompts": {ONE_STEP_DOCTOR.id: ONE_STEP_DOCTOR.sha256}}
+    described = describe_consultation(case, config, one_step=True)
     session = _start(case, config, sink, consultation_id, run_id, cancel_event, described)
 
     async def body() -> None:

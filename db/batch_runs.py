@@ -27,7 +27,8 @@ from sqlite_utils import Database
 from core.batch import INTERACTIVE, Job, JobOutcome, Plan, Progress, run_batch
 from core.case import Case
 from core.config import ConsultationConfig
-from core.engine import ONE_STEP, case_hash
+from core.caseio import case_hash
+from core.engine import ONE_STEP
 from core.errors import InputError
 from core.events import Event, EventSink
 from core.llm import LLMClient

@@ -5,14 +5,13 @@ Must not import: tui, textual, rich, litellm.
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from pydantic import BaseModel, Field
 from sqlite_utils import Database
 
 from core.case import Case
-from core.caseio import case_to_json
+from core.caseio import case_to_json, json_hash
 from core.errors import NotFoundError
 from core.transcript import utc_now
 from db.jsoncol import loads
@@ -23,7 +22,7 @@ def _row(case: Case) -> dict[str, Any]:
     return {
         "id": case.id, "title": case.title, "specialty": case.specialty,
         "language": case.language, "source": case.source, "licence": case.licence,
-        "data": data, "content_hash": hashlib.sha256(data.encode()).hexdigest()[:16],
+        "data": data, "content_hash": json_hash(data),
         "added_at": utc_now(),
     }
 

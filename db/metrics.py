@@ -81,7 +81,7 @@ def case_finder(db: Database) -> Finder:
 
 def _cached(find: Finder) -> Callable[[str], tuple[Case, str] | None]:
     """(case, content hash) by id, each looked up and hashed once."""
-    from core.metrics.compute import case_hash
+    from core.caseio import case_hash
 
     seen: dict[str, tuple[Case, str] | None] = {}
 

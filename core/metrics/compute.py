@@ -22,7 +22,7 @@ import hashlib
 import json
 
 from core.case import Case
-from core.caseio import case_to_json
+from core.caseio import case_hash
 from core.metrics.accuracy import accuracy
 from core.metrics.base import Metrics, undefined
 from core.metrics.entities import entity_metrics
@@ -39,11 +39,6 @@ __all__ = ["LLM_NAMES", "NO_CASE", "OFFLINE_NAMES", "PATIENT_NAMES", "case_hash"
            "rate_by_patient"]
 # Pathway metrics that still mean something for a one-step answer.
 _ONE_STEP_KEEP = ("diagnostic_logicality", "treatment_logicality")
-
-
-def case_hash(case: Case) -> str:
-    """The case's content hash, computed as the store's `cases.content_hash` is."""
-    return hashlib.sha256(case_to_json(case).encode()).hexdigest()[:16]
 
 
 def no_case_record(names: tuple[str, ...]) -> Metrics:
