@@ -51,12 +51,7 @@ def _screen_classes() -> dict[str, type[Any]]:
         f"tui.screens.{m.name}" for m in pkgutil.iter_modules(tui.screens.__path__)]
     found: dict[str, type[Any]] = {}
     for name in names:
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-            continue
+        module = importlib.import_module(name)
         for _, cls in inspect.getmembers(module, inspect.isclass):
             if issubclass(cls, Screen | App) and cls.__module__ == module.__name__:
                 found[cls.__name__] = cls
@@ -143,8 +138,7 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
 
 async def test_the_help_of_every_screen_lists_its_shown_keys(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.app_support import seed
-    from tests.test_app_play import _wait
+    from tests.app_support import seed, wait_until
     from tui.app import BedsideApp
     from tui.screens.help import HelpScreen
     from tui.screens.home import HomeScreen
@@ -154,7 +148,7 @@ async def test_the_help_of_every_screen_lists_its_shown_keys(
     classes = _screen_classes()
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
         openers = {"HomeScreen": None, **_in_app_screens(tmp_path)}
         missing = []
         for name, opener in openers.items():
@@ -163,7 +157,7 @@ async def test_the_help_of_every_screen_lists_its_shown_keys(
                 await pilot.pause(0.2)
             screen = app.screen
             await pilot.press("f1")
-            await _wait(pilot, lambda: isinstance(app.screen, HelpScreen))
+            await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
             listed = app.screen.bindings_shown
             for binding in [*_shown(classes[name]), *_shown(BedsideApp)]:
                 labels = [key_label(k) for k in binding_keys(binding)]
@@ -171,7 +165,7 @@ async def test_the_help_of_every_screen_lists_its_shown_keys(
                            for k, d in listed):
                     missing.append(f"{name}: {binding.key} ({binding.description})")
             await pilot.press("escape")
-            await _wait(pilot, lambda s=screen: app.screen is s)
+            await wait_until(pilot, lambda s=screen: app.screen is s)
             if opener is not None:
                 app.pop_screen()
                 await pilot.pause(0.1)

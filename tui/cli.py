@@ -69,17 +69,9 @@ def _extra_registrars() -> list[Callable[..., None]]:
     """Parsers of the other command groups (each module registers its own)."""
     import importlib
 
-    out = []
-    for name in ("tui.cmd_run", "tui.cmd_results", "tui.cmd_score", "tui.cmd_study",
-                 "tui.cmd_analysis", "tui.cmd_app"):
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as err:
-            if err.name != name:
-                raise
-            continue
-        out.append(module.register)
-    return out
+    names = ("tui.cmd_run", "tui.cmd_results", "tui.cmd_score", "tui.cmd_study",
+             "tui.cmd_analysis", "tui.cmd_app")
+    return [importlib.import_module(name).register for name in names]
 
 
 def app_only_args(argv: Sequence[str]) -> argparse.Namespace | None:

@@ -9,10 +9,11 @@ Must not import: textual, litellm; nothing heavy at module level (start-up path)
 from __future__ import annotations
 
 import json
-import math
 import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from core.metrics.stats import wilson_interval
 
 if TYPE_CHECKING:  # sqlite_utils and pydantic load off the start-up path (see HomeScreen)
     from sqlite_utils import Database
@@ -180,17 +181,9 @@ def live_rows(db: Database, run_id: str | None) -> list[dict[str, Any]]:
 
 
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for k successes in n trials (95 % by default); (0, 0) if n = 0.
-
-    centre = (p + z²/2n) / (1 + z²/n); half = z·sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n).
-    """
-    if n == 0:
-        return 0.0, 0.0
-    p = k / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    """Wilson score interval for k successes in n trials (95 % by default); (0, 0) if n = 0
+    (the baseline table shows a row even before a physician has a finished session)."""
+    return wilson_interval(k, n, z) or (0.0, 0.0)
 
 
 @dataclass
