@@ -1,4 +1,5 @@
-"""Test helpers for the app tests: a seeded database and a scripted stand-in engine.
+"""Test helpers for the app tests: a seeded database, a scripted stand-in engine, and
+waiting for and reading what the app has painted.
 
 The fake engine follows `core.engine.run_consultation`'s signature and emits the same
 events, so the app's wiring (recorder, screens, cancellation) is tested on its own.
@@ -15,6 +16,40 @@ from core.caseio import load_bundled_cases
 from core.events import (ConsultationFinished, ConsultationStarted, TestRequested,
                          TurnCompleted)
 from core.transcript import (EndReason, Role, Transcript, Turn, Verdict, utc_now)
+
+#: Polls 0.05 s apart: up to 30 s on a loaded machine. A test asserts that a state is
+#: reached, never how fast.
+TRIES = 600
+
+
+async def wait_until(pilot: Any, predicate: Any, tries: int = TRIES) -> None:
+    """Poll until `predicate()` holds; fail if it never does."""
+    for _ in range(tries):
+        if predicate():
+            return
+        await pilot.pause(0.05)
+    raise AssertionError("condition not reached")
+
+
+async def home_loaded(pilot: Any) -> Any:
+    """The home screen, once it has loaded the case library."""
+    from tui.screens.home import HomeScreen
+
+    def ready() -> bool:
+        return isinstance(pilot.app.screen, HomeScreen) and bool(pilot.app.screen.cases)
+
+    await wait_until(pilot, ready)
+    return pilot.app.screen
+
+
+def painted_text(app: Any) -> str:
+    """All text currently painted, from the screenshot SVG (markup-free by construction)."""
+    import html
+    import re
+
+    svg = app.export_screenshot()
+    return html.unescape(" ".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
+
 
 HOSTILE = "Take [bold red]this[/] now \x1b[31mRED\x1b[0m [link=x]y[/link]"
 

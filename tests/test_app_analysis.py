@@ -10,11 +10,11 @@ from textual.widgets import DataTable, Input, Select, Static
 from annotation.analysis.display import item_views, unit_pairs
 from db.ratings import save_ratings
 from db.studies import add_assignments, assignments, ensure_rater, get_rater
+from tests.app_support import home_loaded, painted_text
 from tests.footer_support import settled_key_bar
 from tests.test_study_support import make_study, seed_db
 from tui.app import BedsideApp
 from tui.screens.analysis import AnalysisScreen
-from tui.screens.home import HomeScreen
 from tui.widgets.plots import bland_altman, distribution, scatter, strip_ansi
 
 # Krippendorff (2011): 4 observers x 12 units; interval alpha = 0.849 (published).
@@ -41,12 +41,6 @@ def _rated_study(path: Path, tmp_path: Path,
     db.conn.close()
 
 
-async def _home(pilot) -> HomeScreen:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if isinstance(pilot.app.screen, HomeScreen) and pilot.app.screen.cases:
-            return pilot.app.screen
-    raise AssertionError("home screen did not load")
 
 
 async def _views(pilot, screen: AnalysisScreen, title: str) -> list:
@@ -58,12 +52,6 @@ async def _views(pilot, screen: AnalysisScreen, title: str) -> list:
     raise AssertionError(f"no report for {title}")
 
 
-def _painted(app) -> str:
-    import html
-    import re
-
-    svg = app.export_screenshot()
-    return html.unescape(" ".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
 
 
 def _titles(container) -> list[str]:
@@ -89,7 +77,7 @@ async def test_study_analysis_shows_items_pooled_block_and_plots(tmp_path: Path)
     _rated_study(tmp_path / "p.db", tmp_path)
     app = BedsideApp(tmp_path / "p.db")
     async with app.run_test(size=(200, 60)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         await pilot.press("4", "a")
         screen = app.screen
         assert isinstance(screen, AnalysisScreen)
@@ -108,12 +96,12 @@ async def test_study_analysis_shows_items_pooled_block_and_plots(tmp_path: Path)
         assert "1000 bootstrap resamples" in str(screen.query_one("#analysis-status").render())
         items = screen.query_one("#items-table", DataTable)
         assert items.row_count == 3
-        shown = _painted(app)
+        shown = painted_text(app)
         assert "Agreement among humans" in shown and "Judge 'judge:fake'" in shown
         screen.query_one("#analysis-body").scroll_to_widget(
             screen.query_one("#plot-ba"), animate=False, top=True)
         await pilot.pause()
-        shown = _painted(app)
+        shown = painted_text(app)
         assert "Judge vs mean of humans" in shown and "Bland–Altman" in shown
         assert "\x1b" not in str(screen.query_one("#plot-scatter", Static).render())
         # The pooled block over the two scale items, rescaled.
@@ -127,7 +115,7 @@ async def test_item_sections_hold_every_statistic(tmp_path: Path) -> None:
     _rated_study(tmp_path / "p.db", tmp_path)
     app = BedsideApp(tmp_path / "p.db")
     async with app.run_test(size=(200, 60)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         app.open_analysis()
         await pilot.pause()
         screen = app.screen
@@ -177,7 +165,7 @@ async def test_analysis_is_readable_and_scrollable_at_80x24(tmp_path: Path) -> N
     _rated_study(tmp_path / "p.db", tmp_path)
     app = BedsideApp(tmp_path / "p.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         app.open_analysis()
         await pilot.pause()
         screen = app.screen
@@ -198,11 +186,11 @@ async def test_analysis_is_readable_and_scrollable_at_80x24(tmp_path: Path) -> N
                if str(w.render()).startswith("Alternative annotator test")][0]
         body.scroll_to_widget(alt, animate=False, top=True)
         await pilot.pause()
-        assert "Alternative annotator test" in _painted(app)
+        assert "Alternative annotator test" in painted_text(app)
         pooled = screen.query_one("#overall-detail").query(".pooled-title").first()
         body.scroll_to_widget(pooled, animate=False, top=True)
         await pilot.pause()
-        assert "Scale items pooled" in _painted(app)
+        assert "Scale items pooled" in painted_text(app)
         # Widening the terminal puts the sections side by side.
         await pilot.resize_terminal(200, 60)
         await pilot.pause(0.2)
@@ -214,7 +202,7 @@ async def test_options_recompute_and_bad_options_are_one_line(tmp_path: Path) ->
     _rated_study(tmp_path / "p.db", tmp_path, judges=("judge:a", "judge:b"))
     app = BedsideApp(tmp_path / "p.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         app.open_analysis()
         await pilot.pause()
         screen = app.screen
@@ -250,7 +238,7 @@ async def test_csv_agreement_reproduces_published_alpha(tmp_path: Path) -> None:
     csv.write_text("\n".join(lines) + "\n")
     app = BedsideApp(tmp_path / "empty.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         app.open_analysis()
         await pilot.pause()
         screen = app.screen
@@ -276,7 +264,7 @@ async def test_bad_csv_is_a_one_line_notification(tmp_path: Path) -> None:
     bad.write_text("unit,rater,value\nu1,A,3\nu1,B,high\n")
     app = BedsideApp(tmp_path / "empty.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         app.open_analysis()
         await pilot.pause()
         screen = app.screen

@@ -8,7 +8,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Select, TabbedContent
 
-from tests.app_support import seed
+from tests.app_support import home_loaded, painted_text, seed
 from tui.app import BedsideApp
 from tui.screens.help import HelpScreen
 from tui.screens.home import HomeScreen
@@ -19,13 +19,6 @@ from tui.widgets.transcript_view import TurnBlock, result_rows
 SIZES = [(80, 24), (200, 60)]
 
 
-async def _home(pilot) -> HomeScreen:
-    for _ in range(200):  # up to 10 s on a loaded machine
-        await pilot.pause(0.05)
-        screen = pilot.app.screen
-        if isinstance(screen, HomeScreen) and screen.cases:
-            return screen
-    raise AssertionError("home screen did not load the library")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -33,7 +26,7 @@ async def test_home_lists_cases_and_consultations(tmp_path: Path, size) -> None:
     seed(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=size) as pilot:
-        home = await _home(pilot)
+        home = await home_loaded(pilot)
         cases = home.query_one("#cases-table", DataTable)
         assert cases.row_count == len(home.cases) >= 1
         consults = home.query_one("#consultations-table", DataTable)
@@ -46,7 +39,7 @@ async def test_case_filters_narrow_the_table(tmp_path: Path) -> None:
     seed(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        home = await _home(pilot)
+        home = await home_loaded(pilot)
         table = home.query_one("#cases-table", DataTable)
         total = table.row_count
         home.query_one("#filter-specialty", Select).value = home.cases[0].specialty
@@ -63,7 +56,7 @@ async def test_enter_opens_transcript_with_literal_text_and_outcome(tmp_path: Pa
     seed(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        home = await _home(pilot)
+        home = await home_loaded(pilot)
         await pilot.press("2")
         home.query_one("#consultations-table", DataTable).focus()
         await pilot.press("enter")
@@ -77,26 +70,19 @@ async def test_enter_opens_transcript_with_literal_text_and_outcome(tmp_path: Pa
         assert screen.outcome.end_reason == "diagnosis"
         # The hostile reply is on screen exactly as typed (markup not parsed, ESC visible).
         await pilot.pause()
-        shown = _screen_text(app)
+        shown = painted_text(app)
         assert "[bold red]this[/]" in shown
         assert "\x1b" not in shown and "␛[31mRED" in shown
         await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
 
 
-def _screen_text(app: BedsideApp) -> str:
-    """All text currently painted, from the screenshot SVG (markup-free by construction)."""
-    import html
-    import re
-
-    svg = app.export_screenshot()
-    return html.unescape(" ".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
 
 
 async def test_help_screen_lists_keys_and_closes(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         await pilot.press("f1")
         assert isinstance(app.screen, HelpScreen)
         shown = app.screen.bindings_shown
@@ -115,7 +101,7 @@ async def test_help_screen_lists_keys_and_closes(tmp_path: Path) -> None:
 async def test_footer_shows_help_first_and_fits_80_columns(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         bottom = await _painted_footer(pilot, "Quit")
         assert bottom.strip().startswith("f1 Help")
         assert "palette" not in bottom
@@ -154,7 +140,7 @@ async def test_filters_are_labelled_and_a_tab_focuses_its_table(tmp_path: Path) 
     seed(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        home = await _home(pilot)
+        home = await home_loaded(pilot)
         shown = " ".join(_screen_lines(app)[3:6])
         for label in ("Any specialty", "Any language", "Any source"):
             assert label in shown, label  # each box says what it filters, at 80 columns

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from tests.test_app_play import _wait
+from tests.app_support import wait_until
 from tui.app import BedsideApp
 from tui.screens.engine_bridge import model_config
 from tui.screens.forms import PlaySetup, PlaySetupScreen
@@ -58,10 +58,10 @@ def test_scripted_is_the_offline_doctor_and_humans_cannot_batch() -> None:
 async def test_batch_form_shows_the_problem_and_stays_open(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("w")
         await pilot.press("s")
-        await _wait(pilot, lambda: isinstance(app.screen, StartBatchScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, StartBatchScreen))
         form = app.screen
         form.query_one("#batch-models", Input).value = "gpt 4o"
         await pilot.click("#batch-start")  # the button is on screen at 80x24
@@ -75,7 +75,7 @@ async def test_play_setup_takes_patient_and_examiner_agents(tmp_path: Path) -> N
     app = BedsideApp(tmp_path / "b.db")
     got: list[PlaySetup | None] = []
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
         form = PlaySetupScreen("card-001", "ana")
         await app.push_screen(form, got.append)
         await pilot.pause()
@@ -94,7 +94,7 @@ async def test_play_setup_takes_patient_and_examiner_agents(tmp_path: Path) -> N
         form.query_one("#setup-budget", Input).value = "7"
         await pilot.pause(0.3)
         await pilot.press("enter")
-        await _wait(pilot, lambda: got)
+        await wait_until(pilot, lambda: got)
     setup = got[0]
     assert setup is not None
     assert (setup.name, setup.case_id, setup.budget, setup.patient, setup.examiner,

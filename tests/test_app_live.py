@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import DataTable, Input
 
-from tests.app_support import seed
+from tests.app_support import seed, wait_until
 from tests.fake_openai_server import FakeOpenAIServer
 from tui.app import BedsideApp
 from tui.screens.forms_batch import BatchRequest, StartBatchScreen, parse_batch
@@ -28,12 +28,6 @@ def slow_server() -> Iterator[FakeOpenAIServer]:
         yield srv
 
 
-async def _wait(pilot, predicate, tries: int = 400) -> None:
-    for _ in range(tries):
-        if predicate():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("condition not reached")
 
 
 def _statuses(app: BedsideApp) -> dict[str, str]:
@@ -51,23 +45,23 @@ async def test_batch_started_from_the_form_runs_and_is_recorded(tmp_path: Path) 
 
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("w")
-        await _wait(pilot, lambda: isinstance(app.screen, LiveScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen))
         await pilot.press("s")
-        await _wait(pilot, lambda: isinstance(app.screen, StartBatchScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, StartBatchScreen))
         app.screen.query_one("#batch-cases", Input).value = "cardiology"
         app.screen.query_one("#batch-models", Input).value = "offline"
         await pilot.click("#batch-start")
         run = None
-        await _wait(pilot, lambda: app.db["runs"].count == 1)
+        await wait_until(pilot, lambda: app.db["runs"].count == 1)
         run = list(app.db["runs"].rows)[0]
-        await _wait(pilot, lambda: app.db["runs"].get(run["id"])["status"] == "finished")
+        await wait_until(pilot, lambda: app.db["runs"].get(run["id"])["status"] == "finished")
         live = app.screen
         assert isinstance(live, LiveScreen)
         statuses = _statuses(app)
         assert statuses and set(statuses.values()) == {"finished"}
-        await _wait(pilot, lambda: live.query_one(DataTable).row_count == len(statuses))
+        await wait_until(pilot, lambda: live.query_one(DataTable).row_count == len(statuses))
         for cid in statuses:  # the real engine: every turn stored, the diagnosis judged
             row = app.db["consultations"].get(cid)
             assert row["doctor"] == "scripted" and row["doctor_turns"] > 0
@@ -82,41 +76,41 @@ async def test_cancel_one_then_all_and_runs_survive_screens(
         tmp_path: Path, slow_server: FakeOpenAIServer) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(200, 60)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
         app.start_batch(_slow_batch(slow_server))
-        await _wait(pilot, lambda: "running" in _statuses(app).values())
+        await wait_until(pilot, lambda: "running" in _statuses(app).values())
         await pilot.press("w")  # the batch keeps going while screens change
-        await _wait(pilot, lambda: isinstance(app.screen, LiveScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen))
         live = app.screen
         view = live.query_one(TranscriptView)
         # Tokens arrive piece by piece; markup in them is streamed literally.
-        await _wait(pilot, lambda: view._stream_text.startswith("Any [red]"))
+        await wait_until(pilot, lambda: view._stream_text.startswith("Any [red]"))
         await pilot.press("escape")
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("w")
-        await _wait(pilot, lambda: isinstance(app.screen, LiveScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen))
         live = app.screen
         running = next(cid for cid, s in _statuses(app).items() if s == "running")
         assert app.live.cancel(running)  # one consultation: the others go on
-        await _wait(pilot, lambda: _statuses(app).get(running) == "cancelled")
-        await _wait(pilot, lambda: "running" in {s for c, s in _statuses(app).items()
+        await wait_until(pilot, lambda: _statuses(app).get(running) == "cancelled")
+        await wait_until(pilot, lambda: "running" in {s for c, s in _statuses(app).items()
                                                  if c != running})
         await pilot.press("x")
-        await _wait(pilot, lambda: len(_statuses(app)) == len(app.live.items) and all(
+        await wait_until(pilot, lambda: len(_statuses(app)) == len(app.live.items) and all(
             s == "cancelled" for s in _statuses(app).values()))
         rows = list(app.db["consultations"].rows)
         assert len(rows) == 4 and all(r["end_reason"] == "cancelled" for r in rows)
         run = list(app.db["runs"].rows)[0]
-        await _wait(pilot, lambda: app.db["runs"].get(run["id"])["status"] == "cancelled")
+        await wait_until(pilot, lambda: app.db["runs"].get(run["id"])["status"] == "cancelled")
 
 
 async def test_quitting_mid_batch_marks_the_run_interrupted(
         tmp_path: Path, slow_server: FakeOpenAIServer) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
         app.start_batch(_slow_batch(slow_server))
-        await _wait(pilot, lambda: "running" in _statuses(app).values())
+        await wait_until(pilot, lambda: "running" in _statuses(app).values())
         await app.action_quit()
     from db.connection import open_db
 
@@ -136,18 +130,18 @@ async def test_attached_run_is_read_from_the_database(tmp_path: Path) -> None:
     other["consultations"].update("imp-seeded", {"run_id": run_id, "status": "running"})
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
         await pilot.press("3")
         app.screen.query_one("#runs-table", DataTable).focus()
         await pilot.press("enter")
-        await _wait(pilot, lambda: isinstance(app.screen, LiveScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen))
         live = app.screen
-        await _wait(pilot, lambda: live.query_one(DataTable).row_count == 1)
+        await wait_until(pilot, lambda: live.query_one(DataTable).row_count == 1)
         view = live.query_one(TranscriptView)
-        await _wait(pilot, lambda: view.turn_count == 4)
+        await wait_until(pilot, lambda: view.turn_count == 4)
         other["turns"].insert({"consultation_id": "imp-seeded", "idx": 4, "role": "patient",
                                "content": "new [b]turn[/b]", "kind": "answer", "tests": "[]"})
-        await _wait(pilot, lambda: view.turn_count == 5)  # polled, re-rendered on change
+        await wait_until(pilot, lambda: view.turn_count == 5)  # polled, re-rendered on change
         await pilot.press("c")  # not ours: refuses politely, changes nothing
         assert other["consultations"].get("imp-seeded")["status"] == "running"
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from textual.widgets import DataTable
 
 from core.transcript import Role, Turn
-from tests.test_app_play import _wait
+from tests.app_support import wait_until, painted_text
 from tui.app import BedsideApp
 from tui.screens.home import HomeScreen
 from tui.screens.live import LiveScreen, describe_counts
@@ -53,9 +53,9 @@ def external_run(app: BedsideApp, run_id: str, n_cases: int, n_configs: int,
 
 
 async def _live(pilot, app: BedsideApp, run_id: str | None) -> LiveScreen:
-    await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
+    await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
     app.open_live(run_id)
-    await _wait(pilot, lambda: isinstance(app.screen, LiveScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, LiveScreen))
     await pilot.pause(0.2)
     return app.screen  # type: ignore[return-value]
 
@@ -63,7 +63,7 @@ async def _live(pilot, app: BedsideApp, run_id: str | None) -> LiveScreen:
 async def test_attached_run_counts_only_its_own_consultations(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
         registry_items(app, "run-here", ["finished"] * 20 + ["running"])
         external_run(app, "run-else", n_cases=5, n_configs=2,
                      statuses=["finished", "finished", "running"])
@@ -83,14 +83,14 @@ async def test_attached_run_counts_only_its_own_consultations(tmp_path: Path) ->
 async def test_attaching_follows_the_newest_run_and_refuses_to_cancel_it(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
         registry_items(app, "run-here", ["running", "queued"])
         external_run(app, "run-else", n_cases=2, n_configs=1, statuses=["running"])
         live = await _live(pilot, app, None)
         assert live.query_one("#live-table", DataTable).row_count == 2
         await pilot.press("a")
-        await _wait(pilot, lambda: live.run_id == "run-else")
-        await _wait(pilot, lambda: live.query_one("#live-table", DataTable).row_count == 1)
+        await wait_until(pilot, lambda: live.run_id == "run-else")
+        await wait_until(pilot, lambda: live.query_one("#live-table", DataTable).row_count == 1)
         assert "1 running · 1 queued" in str(live.query_one("#live-status").render())
         await pilot.press("x")
         await pilot.press("c")
@@ -135,19 +135,18 @@ def test_counts_are_described_in_a_fixed_order() -> None:
 async def test_the_focused_consultation_streams_literally(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
         item, = registry_items(app, "run-here", ["running"])
         item.turns.append(Turn(index=0, role=Role.DOCTOR, content="Hello [b]there[/b]",
                                doctor_turn=1, kind="question"))
         item.stream_role, item.stream_text = "patient", "It hurts \x1b[31mhere"
         live = await _live(pilot, app, None)
         view = live.query_one("#live-stream")
-        await _wait(pilot, lambda: view.turn_count == 1 and view.stream_text)
+        await wait_until(pilot, lambda: view.turn_count == 1 and view.stream_text)
         item.stream_text += " and [red]there"
-        await _wait(pilot, lambda: view.stream_text.endswith("[red]there"))
-        from tests.test_app_browse import _screen_text
+        await wait_until(pilot, lambda: view.stream_text.endswith("[red]there"))
 
-        shown = _screen_text(app)
+        shown = painted_text(app)
         assert "Hello [b]there[/b]" in shown and "␛[31mhere and [red]there" in shown
 
 
@@ -185,10 +184,10 @@ async def test_a_batch_with_a_failing_model_says_how_many_failed(tmp_path: Path)
     app = BedsideApp(tmp_path / "b.db")
     with FakeOpenAIServer(fault_rule=broken) as server:
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
-            await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
+            await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.loaded)
             app.start_batch(BatchRequest(cases="card-001", models=["openai/ok", "openai/broken"],
                                          concurrency=2, api_base=server.base_url))
-            await _wait(pilot, lambda: any("Batch" in str(n.message)
+            await wait_until(pilot, lambda: any("Batch" in str(n.message)
                                            for n in app._notifications), tries=800)
             note = next(n for n in app._notifications if "Batch" in str(n.message))
     assert note.severity == "warning"

@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Input, Select
 
 from core.caseio import load_bundled_cases
-from tests.app_support import seed
+from tests.app_support import seed, wait_until
 from tui.app import BedsideApp
 from tui.screens.forms import DiagnosisScreen, PlaySetupScreen
 from tui.widgets.confirm import ConfirmScreen
@@ -30,24 +30,16 @@ def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("BEDSIDE_DOCTOR", raising=False)
 
 
-async def _wait(pilot, predicate, tries: int = 400) -> None:
-    for _ in range(tries):  # up to 20 s on a loaded machine
-        if predicate():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("condition not reached")
-
-
 async def _start(pilot, app: BedsideApp, key: str, name: str = "Dr Who",
                  budget: str | None = None) -> PlayScreen:
-    await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+    await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
     await pilot.press(key)
-    await _wait(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
+    await wait_until(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
     app.screen.query_one("#setup-name", Input).value = name
     if budget is not None:
         app.screen.query_one("#setup-budget", Input).value = budget
     await pilot.click("#setup-start")
-    await _wait(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.waiting)
+    await wait_until(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.waiting)
     return app.screen  # type: ignore[return-value]
 
 
@@ -71,18 +63,18 @@ async def test_played_consultation_is_stored_turn_by_turn(tmp_path: Path, size) 
         assert play.hidden
         assert "hidden until the end" in _status(play) and play.case.title not in _status(play)
         await _type(pilot, "ask", "Where is the pain [bold]exactly[/]?")
-        await _wait(pilot, lambda: play.turns_used == 1 and play.waiting)
+        await wait_until(pilot, lambda: play.turns_used == 1 and play.waiting)
         rows = list(app.db["turns"].rows_where("consultation_id = ?", [play.consultation_id],
                                                 order_by="idx"))
         assert [r["role"] for r in rows] == ["doctor", "patient"]  # stored already
         assert rows[0]["content"] == "Where is the pain [bold]exactly[/]?"
         await _type(pilot, "order", "Electrocardiogram")
-        await _wait(pilot, lambda: play.turns_used == 2 and play.waiting)
+        await wait_until(pilot, lambda: play.turns_used == 2 and play.waiting)
         await pilot.press("ctrl+d")
-        await _wait(pilot, lambda: isinstance(app.screen, DiagnosisScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, DiagnosisScreen))
         app.screen.query_one("#dx-diagnosis", Input).value = play.case.truth.diagnosis
         await pilot.click("#dx-commit")
-        await _wait(pilot, lambda: play.finished)
+        await wait_until(pilot, lambda: play.finished)
         assert play.outcome is not None and play.outcome.correct is True
         assert play.case.id in _status(play)
         row = app.db["consultations"].get(play.consultation_id)
@@ -105,32 +97,32 @@ async def test_escape_asks_before_leaving_and_leaving_stores_cancelled(tmp_path:
         play = await _start(pilot, app, "p", name="ana")
         assert not play.hidden
         await _type(pilot, "ask", "Any fever?")
-        await _wait(pilot, lambda: play.turns_used == 1 and play.waiting)
+        await wait_until(pilot, lambda: play.turns_used == 1 and play.waiting)
         await pilot.click("#ask")
         await pilot.press("escape")  # even from the question box: a question, not an exit
-        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("n")
-        await _wait(pilot, lambda: app.screen is play)
+        await wait_until(pilot, lambda: app.screen is play)
         assert app.db["consultations"].get(play.consultation_id)["status"] == "running"
         await pilot.press("escape")
-        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("escape")  # Escape on the question means "stay"
-        await _wait(pilot, lambda: app.screen is play)
+        await wait_until(pilot, lambda: app.screen is play)
         await pilot.press("escape")
-        await _wait(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, ConfirmScreen))
         await pilot.press("y")
-        await _wait(pilot, lambda: app.db["consultations"].get(play.consultation_id)["status"]
+        await wait_until(pilot, lambda: app.db["consultations"].get(play.consultation_id)["status"]
                     == "cancelled")
         row = app.db["consultations"].get(play.consultation_id)
         assert row["end_reason"] == "cancelled" and row["doctor"] == "human:ana"
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
 
 
 async def test_next_unseen_skips_played_cases(tmp_path: Path) -> None:
     seed(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
         from db.cases import save_cases
 
         all_cases = await app.library()
@@ -146,7 +138,7 @@ async def test_next_unseen_skips_played_cases(tmp_path: Path) -> None:
 async def test_next_unseen_follows_the_filters(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
         home = app.screen
         languages = {c.language for c in home.cases}
         assert "en" in languages and len(languages) > 1
@@ -156,13 +148,13 @@ async def test_next_unseen_follows_the_filters(tmp_path: Path) -> None:
             play = await _start(pilot, app, "n", name="dr-lang")
             assert play.case.language == language and play.hidden
             play.leave_now()
-            await _wait(pilot, lambda: isinstance(app.screen, HomeScreen))
+            await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen))
 
 
 async def test_next_unseen_says_when_everything_was_played(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
         from db.cases import save_cases
 
         for case in await app.library():
@@ -170,10 +162,10 @@ async def test_next_unseen_says_when_everything_was_played(tmp_path: Path) -> No
             app.db["consultations"].insert({"id": f"x-{case.id}", "case_id": case.id,
                                             "doctor": "human:bo", "status": "finished"})
         await pilot.press("n")
-        await _wait(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
         app.screen.query_one("#setup-name", Input).value = "bo"
         await pilot.click("#setup-start")
-        await _wait(pilot, lambda: any("every case" in str(n.message)
+        await wait_until(pilot, lambda: any("every case" in str(n.message)
                                        for n in app._notifications))
         assert isinstance(app.screen, HomeScreen)
 
@@ -181,9 +173,9 @@ async def test_next_unseen_says_when_everything_was_played(tmp_path: Path) -> No
 async def test_setup_rejects_an_empty_name(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
         await pilot.press("p")
-        await _wait(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
         app.screen.query_one("#setup-name", Input).value = ""
         await pilot.click("#setup-start")
         assert isinstance(app.screen, PlaySetupScreen)
@@ -216,9 +208,9 @@ async def test_the_last_name_is_remembered_in_the_settings_file(tmp_path: Path) 
     assert saved == {"doctor_name": "dr-lee"}
     app = BedsideApp(tmp_path / "b.db")  # a new session offers the name again
     async with app.run_test(size=(80, 24)) as pilot:
-        await _wait(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
+        await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
         await pilot.press("p")
-        await _wait(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
         assert app.screen.query_one("#setup-name", Input).value == "dr-lee"
 
 
@@ -238,7 +230,7 @@ async def test_test_names_complete_the_last_item_on_any_word(tmp_path: Path) -> 
         await pilot.press("right")  # the next name offered: a later word matched
         assert box.value == "ECG, Cardiac troponin"
         await pilot.press("enter")
-        await _wait(pilot, lambda: play.turns_used == 1 and play.waiting)
+        await wait_until(pilot, lambda: play.turns_used == 1 and play.waiting)
         ordered = app.db.execute("SELECT content FROM turns WHERE consultation_id = ? AND"
                                  " role = 'doctor'", [play.consultation_id]).fetchone()[0]
         assert ordered == "REQUEST TEST: ECG, Cardiac troponin"
@@ -251,7 +243,7 @@ async def test_used_up_budget_reveals_no_diagnosis_as_wrong(tmp_path: Path) -> N
         play = await _start(pilot, app, "p", name="ana", budget="1")
         assert "(1 left)" in _status(play) and "last turn!" in _status(play)
         await _type(pilot, "ask", "Any fever?")
-        await _wait(pilot, lambda: play.finished)
+        await wait_until(pilot, lambda: play.finished)
         row = app.db["consultations"].get(play.consultation_id)
         assert (row["status"], row["end_reason"], row["diagnosis"]) == ("finished", "budget",
                                                                         None)
@@ -267,7 +259,7 @@ async def test_status_keeps_turns_and_time_visible_at_80_columns(tmp_path: Path)
     async with app.run_test(size=(80, 24)) as pilot:
         play = await _start(pilot, app, "p", name="ana")
         await _type(pilot, "ask", "Any fever?")
-        await _wait(pilot, lambda: play.turns_used == 1 and play.waiting)
+        await wait_until(pilot, lambda: play.turns_used == 1 and play.waiting)
         await pilot.pause()
         status = play.query_one("#play-status")
         lines = [strip.text for strip in status.render_lines(status.region.reset_offset)]

@@ -8,8 +8,8 @@ from pathlib import Path
 from textual.widgets import Input
 
 from core.caseio import load_bundled_cases
-from tests.app_support import seed
-from tests.test_app_play import _start, _type, _wait
+from tests.app_support import seed, wait_until
+from tests.test_app_play import _start, _type
 from tui.app import BedsideApp
 from tui.screens.forms import DiagnosisScreen
 
@@ -21,7 +21,7 @@ async def test_real_engine_session_is_stored_turn_by_turn(tmp_path: Path) -> Non
         play = await _start(pilot, app, "p", name="dr-real")
         case = next(c for c in load_bundled_cases() if c.id == play.case.id)
         await _type(pilot, "ask", "What brings you in today?")
-        await _wait(pilot, lambda: play.turns_used == 1 and play.waiting)
+        await wait_until(pilot, lambda: play.turns_used == 1 and play.waiting)
         rows = list(app.db["turns"].rows_where("consultation_id = ?", [play.consultation_id],
                                                 order_by="idx"))
         assert [r["role"] for r in rows] == ["doctor", "patient"]
@@ -29,17 +29,17 @@ async def test_real_engine_session_is_stored_turn_by_turn(tmp_path: Path) -> Non
         assert case.truth.diagnosis.lower() not in rows[1]["content"].lower()
         test_name = case.tests[0].name
         await _type(pilot, "order", test_name)
-        await _wait(pilot, lambda: play.turns_used == 2 and play.waiting)
+        await wait_until(pilot, lambda: play.turns_used == 2 and play.waiting)
         result = list(app.db["turns"].rows_where(
             "consultation_id = ? AND role = 'examiner'", [play.consultation_id]))
         assert len(result) == 1
         stored = case.tests[0].value or case.tests[0].children[0].value
         assert stored in result[0]["content"]  # results are returned verbatim
         await pilot.press("ctrl+d")
-        await _wait(pilot, lambda: isinstance(app.screen, DiagnosisScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, DiagnosisScreen))
         app.screen.query_one("#dx-diagnosis", Input).value = case.truth.diagnosis
         await pilot.press("ctrl+s")
-        await _wait(pilot, lambda: play.finished)
+        await wait_until(pilot, lambda: play.finished)
         row = app.db["consultations"].get(play.consultation_id)
         assert (row["doctor"], row["status"], row["end_reason"], row["correct"]) == \
             ("human:dr-real", "finished", "diagnosis", 1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.widgets import DataTable, Select
 
-from tests.app_support import seed
+from tests.app_support import home_loaded, seed, wait_until
 from tests.footer_support import settled_key_bar
 from tui.app import BedsideApp
 from tui.screens.home import HomeScreen
@@ -14,12 +14,6 @@ from tui.cmd_results import FOOTNOTE
 from tui.screens.results import ResultsScreen, columns, row_cells
 
 
-async def _home(pilot) -> HomeScreen:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if isinstance(pilot.app.screen, HomeScreen) and pilot.app.screen.cases:
-            return pilot.app.screen
-    raise AssertionError("home screen did not load")
 
 
 async def _rows(pilot, screen: ResultsScreen, by: str) -> list[dict]:
@@ -52,7 +46,7 @@ async def test_r_opens_results_with_humans_and_models_side_by_side(tmp_path: Pat
     _add_human(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         await pilot.press("r")
         screen = app.screen
         assert isinstance(screen, ResultsScreen)
@@ -77,12 +71,6 @@ async def test_r_opens_results_with_humans_and_models_side_by_side(tmp_path: Pat
         assert isinstance(app.screen, HomeScreen)
 
 
-async def _wait_for(pilot, predicate) -> None:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if predicate():
-            return
-    raise AssertionError("condition not reached")
 
 
 async def test_at_80x24_the_key_bar_and_the_results_rows_are_on_screen(tmp_path: Path) -> None:
@@ -92,7 +80,7 @@ async def test_at_80x24_the_key_bar_and_the_results_rows_are_on_screen(tmp_path:
     _add_human(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         await pilot.press("r")
         screen = app.screen
         assert isinstance(screen, ResultsScreen)
@@ -106,12 +94,12 @@ async def test_at_80x24_the_key_bar_and_the_results_rows_are_on_screen(tmp_path:
         assert table.region.height >= 3 and table.region.bottom <= 23
         assert not screen.query_one("#results-footnote").display
         await pilot.press("f1")
-        await _wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert FOOTNOTE in app.screen.notes
         await pilot.press("escape")
-        await _wait_for(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen)
         await pilot.resize_terminal(200, 60)
-        await _wait_for(pilot, lambda: screen.query_one("#results-footnote").display)
+        await wait_until(pilot, lambda: screen.query_one("#results-footnote").display)
         assert (await settled_key_bar(pilot, screen, 200))[0] == ("f1", "Help")
 
 
@@ -119,7 +107,7 @@ async def test_grouping_selector_and_key_regroup_the_table(tmp_path: Path) -> No
     seed(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(200, 60)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         app.open_results()
         await pilot.pause()
         screen = app.screen
@@ -139,7 +127,7 @@ async def test_grouping_selector_and_key_regroup_the_table(tmp_path: Path) -> No
 async def test_empty_store_says_what_to_do(tmp_path: Path) -> None:
     app = BedsideApp(tmp_path / "empty.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         await pilot.press("r")
         screen = app.screen
         assert isinstance(screen, ResultsScreen)
@@ -167,7 +155,7 @@ async def test_a_row_lists_its_consultations_and_their_metrics(tmp_path: Path) -
     _add_human(tmp_path / "b.db")
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(160, 50)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         await pilot.press("r")
         screen = app.screen
         assert isinstance(screen, ResultsScreen)

@@ -8,18 +8,13 @@ import pytest
 from textual.widgets import Checkbox, DataTable, Input, Static, TabbedContent, TextArea
 
 from core.errors import InputError
+from tests.app_support import home_loaded
 from tests.test_study_support import SECRET_DOCTOR, seed_db
 from tui.app import BedsideApp
 from tui.screens.home import HomeScreen
 from tui.screens.study_form import StudyFormScreen, build_definition
 
 
-async def _home(pilot) -> HomeScreen:
-    for _ in range(200):
-        await pilot.pause(0.05)
-        if isinstance(pilot.app.screen, HomeScreen) and pilot.app.screen.cases:
-            return pilot.app.screen
-    raise AssertionError("home screen did not load")
 
 
 def _fill(screen: StudyFormScreen, **values: str) -> None:
@@ -32,7 +27,7 @@ async def test_s_creates_a_study_and_the_studies_tab_shows_it(tmp_path: Path, si
     seed_db(tmp_path / "s.db", n=6).conn.close()
     app = BedsideApp(tmp_path / "s.db")
     async with app.run_test(size=size) as pilot:
-        home = await _home(pilot)
+        home = await home_loaded(pilot)
         await pilot.press("s")
         form = app.screen
         assert isinstance(form, StudyFormScreen)
@@ -65,7 +60,7 @@ async def test_invalid_values_stay_in_the_form_as_one_line(tmp_path: Path) -> No
     seed_db(tmp_path / "s.db", n=3).conn.close()
     app = BedsideApp(tmp_path / "s.db")
     async with app.run_test(size=(80, 24)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         app.ask_new_study()
         await pilot.pause()
         form = app.screen
@@ -95,7 +90,7 @@ async def test_duplicate_name_is_refused_and_enter_submits(tmp_path: Path) -> No
     seed_db(tmp_path / "s.db", n=3).conn.close()
     app = BedsideApp(tmp_path / "s.db")
     async with app.run_test(size=(120, 40)) as pilot:
-        await _home(pilot)
+        await home_loaded(pilot)
         for _attempt in range(2):
             app.ask_new_study()
             await pilot.pause()

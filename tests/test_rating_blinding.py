@@ -16,7 +16,8 @@ from rich.text import Text
 from textual.widgets import Collapsible, Input, Static
 
 from db import ratings, studies
-from tests.test_rating_screen import _open, _wait
+from tests.app_support import wait_until
+from tests.test_rating_screen import _open
 from tests.test_study_support import HOSTILE, SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
 from tui.rating import RatingApp
 
@@ -80,7 +81,7 @@ async def test_screen_holds_and_shows_nothing_a_rater_must_not_see(tmp_path: Pat
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _open(pilot, app)
         await pilot.press("r")  # open the case record so that its text is painted too
-        await _wait(pilot, lambda: not screen.query_one("#reference", Collapsible).collapsed)
+        await wait_until(pilot, lambda: not screen.query_one("#reference", Collapsible).collapsed)
         cid = db["assignments"].get(screen.item.assignment_id)["consultation_id"]
         case_id = db["consultations"].get(cid)["case_id"]
         # alice starts with the calibration transcript the other rater already rated

@@ -14,8 +14,9 @@ from textual.widgets import Collapsible, Input, Static
 from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets
 
 from db import ratings, studies
+from tests.app_support import wait_until
 from tests.footer_support import settled_key_bar
-from tests.test_rating_screen import _open, _rate_current, _wait
+from tests.test_rating_screen import _open, _rate_current
 from tests.test_study_support import make_study, seed_db
 from tui.rating import RatingApp
 from tui.rating_widgets import AskText, InstructionsScreen, TextField, UnitField
@@ -48,7 +49,7 @@ async def test_next_transcript_opens_at_the_top_with_the_first_question(tmp_path
             assert form.scroll_y > 0 and left.scroll_y > 0  # really scrolled away
         first = screen.item.assignment_id
         await pilot.press("enter")
-        await _wait(pilot, lambda: screen.item and screen.item.assignment_id != first)
+        await wait_until(pilot, lambda: screen.item and screen.item.assignment_id != first)
         await pilot.pause()
         assert (left.scroll_y, form.scroll_y) == (0, 0)
         focused = screen.focused
@@ -94,7 +95,7 @@ async def test_footer_keeps_every_key_and_quit_on_screen(tmp_path, size) -> None
         assert "Quit" in app.export_screenshot()
         # i, the Help of the bar, opens the study's instructions (which list the keys)
         await pilot.press("i")
-        await _wait(pilot, lambda: isinstance(app.screen, InstructionsScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, InstructionsScreen))
 
 
 async def test_footer_in_the_bedside_app_fits_80_columns_with_help_first(tmp_path) -> None:
@@ -107,7 +108,7 @@ async def test_footer_in_the_bedside_app_fits_80_columns_with_help_first(tmp_pat
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         app.open_study(sid)
-        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        await wait_until(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
         app.screen.query_one(Input).value = "alice"
         await pilot.press("enter")
         screen = await _open(pilot, app)
@@ -116,14 +117,14 @@ async def test_footer_in_the_bedside_app_fits_80_columns_with_help_first(tmp_pat
         # bar has one Help, first, and the app's Ctrl+Q still fits at the end.
         assert await settled_key_bar(pilot, screen, 80) == [*RATING_BAR, ("^q", "Quit")]
         await pilot.press("f1")  # F1 still opens the key list of this screen
-        await _wait(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         listed = {d: k for k, d in app.screen.bindings_shown}
         assert set(listed["Help"].split(", ")) == {"i", "F1", "?"}
         assert {"Save", "Undo", "Skip", "Comment", "Record", "Quit"} <= set(listed)
         await pilot.press("escape")
-        await _wait(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen)
         await pilot.press("i")
-        await _wait(pilot, lambda: isinstance(app.screen, InstructionsScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, InstructionsScreen))
 
 
 async def test_page_keys_scroll_the_transcript_from_a_question_of_the_form(tmp_path) -> None:
@@ -136,10 +137,10 @@ async def test_page_keys_scroll_the_transcript_from_a_question_of_the_form(tmp_p
         focused = screen.focused
         assert focused in form.query(UnitField) and left.max_scroll_y > 0
         await pilot.press("pagedown")
-        await _wait(pilot, lambda: left.scroll_y > 0)
+        await wait_until(pilot, lambda: left.scroll_y > 0)
         assert form.scroll_y == 0 and screen.focused is focused
         await pilot.press("pageup")
-        await _wait(pilot, lambda: left.scroll_y == 0)
+        await wait_until(pilot, lambda: left.scroll_y == 0)
         assert screen.focused is focused
 
 
@@ -155,27 +156,27 @@ async def test_unsaved_answers_are_not_dropped_without_asking(tmp_path: Path) ->
         assert screen.unsaved()
         # u asks; n keeps the answer and undoes nothing
         await pilot.press("u")
-        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await wait_until(pilot, lambda: isinstance(app.screen, Confirm))
         assert "will be lost" in str(app.screen.query_one("#confirm-question", Static).content)
         await pilot.press("n")
-        await _wait(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen)
         assert studies.get_assignment(db, saved)["status"] == "done" and screen.unsaved()
         # q asks too; n stays
         await pilot.press("q")
-        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await wait_until(pilot, lambda: isinstance(app.screen, Confirm))
         await pilot.press("escape")
-        await _wait(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen)
         assert app.is_running and screen.unsaved()
         # y on u: the typed answer is dropped and the last save undone
         await pilot.press("u")
-        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await wait_until(pilot, lambda: isinstance(app.screen, Confirm))
         await pilot.press("y")
-        await _wait(pilot, lambda: screen.item and screen.item.assignment_id == saved)
+        await wait_until(pilot, lambda: screen.item and screen.item.assignment_id == saved)
         assert studies.get_assignment(db, saved)["status"] == "pending"
         assert not screen.unsaved()  # the undone answers are shown as they were saved
         # nothing typed: q quits at once
         await pilot.press("q")
-        await _wait(pilot, lambda: not app.is_running)
+        await wait_until(pilot, lambda: not app.is_running)
     assert studies.next_assignment(db, sid, alice)["id"] == saved
 
 
@@ -214,9 +215,9 @@ async def test_r_shows_and_hides_the_case_record(tmp_path: Path) -> None:
         record = screen.query_one("#reference", Collapsible)
         assert record.collapsed
         await pilot.press("r")
-        await _wait(pilot, lambda: not record.collapsed)
+        await wait_until(pilot, lambda: not record.collapsed)
         await pilot.press("r")
-        await _wait(pilot, lambda: record.collapsed)
+        await wait_until(pilot, lambda: record.collapsed)
 
 
 async def test_a_burst_of_keys_lands_where_the_rater_meant_it(tmp_path: Path) -> None:
@@ -234,7 +235,7 @@ async def test_a_burst_of_keys_lands_where_the_rater_meant_it(tmp_path: Path) ->
             event.set_sender(app)
             app._driver.send_message(event)
         progress = screen.query_one("#progress", Static)
-        await _wait(pilot, lambda: "· 1 / " in str(progress.content))  # saved, next shown
+        await wait_until(pilot, lambda: "· 1 / " in str(progress.content))  # saved, next shown
     got = ratings.assignment_ratings(db, first)
     assert {k: v for (k, _), (v, _) in got.items()} == {
         "realism_doctor": "7", "realism_patient": "10", "realism_examiner": "5",
@@ -251,18 +252,18 @@ async def test_ctrl_q_in_the_bedside_app_asks_before_dropping_unsaved_answers(tm
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.pause()
         app.open_study(sid)
-        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        await wait_until(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
         app.screen.query_one(Input).value = "alice"
         await pilot.press("enter")
         screen = await _open(pilot, app)
         await pilot.press("7")
         assert screen.unsaved()
         await pilot.press("ctrl+q")
-        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await wait_until(pilot, lambda: isinstance(app.screen, Confirm))
         await pilot.press("n")
-        await _wait(pilot, lambda: app.screen is screen)
+        await wait_until(pilot, lambda: app.screen is screen)
         assert app.is_running and screen.unsaved()
         await pilot.press("ctrl+q")
-        await _wait(pilot, lambda: isinstance(app.screen, Confirm))
+        await wait_until(pilot, lambda: isinstance(app.screen, Confirm))
         await pilot.press("y")
-        await _wait(pilot, lambda: not app.is_running)
+        await wait_until(pilot, lambda: not app.is_running)

@@ -12,6 +12,7 @@ from textual.widgets import Input, Static
 
 from db import ratings, studies
 from db.connection import open_db
+from tests.app_support import wait_until
 from tests.test_study_support import make_study, seed_db
 from tui.rating import RatingApp, RatingScreen
 from tui.rating_widgets import AskText, InstructionsScreen, UnitField
@@ -19,20 +20,13 @@ from tui.rating_widgets import AskText, InstructionsScreen, UnitField
 TRANSCRIPT_ITEMS = ["realism_doctor", "realism_patient", "realism_examiner", "empathy_doctor"]
 
 
-async def _wait(pilot, predicate, tries: int = 600) -> None:
-    # Polls (up to ~30 s on a busy machine); asserts a state is reached, never a timing.
-    for _ in range(tries):
-        if predicate():
-            return
-        await pilot.pause(0.05)
-    raise AssertionError("condition not reached")
 
 
 async def _open(pilot, app: RatingApp) -> RatingScreen:
-    await _wait(pilot, lambda: isinstance(app.screen, (RatingScreen, InstructionsScreen)))
+    await wait_until(pilot, lambda: isinstance(app.screen, (RatingScreen, InstructionsScreen)))
     if isinstance(app.screen, InstructionsScreen):
         await pilot.press("enter")
-    await _wait(pilot, lambda: isinstance(app.screen, RatingScreen)
+    await wait_until(pilot, lambda: isinstance(app.screen, RatingScreen)
                 and (app.screen.item is not None or app.screen.query("#finished")))
     return app.screen  # type: ignore[return-value]
 
@@ -46,7 +40,7 @@ async def _rate_current(pilot, screen: RatingScreen, keys: list[str]) -> str:
     for key in keys:
         await pilot.press(key, "tab")
     await pilot.press("enter")
-    await _wait(pilot, lambda: screen.item is None or screen.item.assignment_id != aid)
+    await wait_until(pilot, lambda: screen.item is None or screen.item.assignment_id != aid)
     return aid
 
 
@@ -68,7 +62,7 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
 
         # undo brings the transcript back with its answers filled in, not saved
         await pilot.press("u")
-        await _wait(pilot, lambda: screen.item and screen.item.assignment_id == first)
+        await wait_until(pilot, lambda: screen.item and screen.item.assignment_id == first)
         assert ratings.assignment_ratings(db, first) == {}
         values = {f.item.id: f.value for f in screen.query(UnitField) if f.turn_idx == -1}
         assert values["realism_patient"] == "10"
@@ -77,14 +71,14 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         field = next(f for f in screen.query(UnitField) if f.item.id == "empathy_doctor")
         field.focus()
         await pilot.press("8", "c")
-        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        await wait_until(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
         app.screen.query_one(Input).value = "kind but brief"
         await pilot.press("enter")
-        await _wait(pilot, lambda: isinstance(app.screen, RatingScreen))
+        await wait_until(pilot, lambda: isinstance(app.screen, RatingScreen))
         honesty = next(f for f in screen.query(UnitField) if f.item.id == "patient_honesty")
         honesty.focus()
         await pilot.press("n", "enter")
-        await _wait(pilot, lambda: screen.item is None or screen.item.assignment_id != first)
+        await wait_until(pilot, lambda: screen.item is None or screen.item.assignment_id != first)
         rows = ratings.assignment_ratings(db, first)
         assert rows[("empathy_doctor", -1)] == ("8", "kind but brief")
         assert rows[("patient_honesty", 2)] == ("no", None)
@@ -98,10 +92,10 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
 
         # skip with a reason
         await pilot.press("s")
-        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        await wait_until(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
         app.screen.query_one(Input).value = "transcript truncated"
         await pilot.press("enter")
-        await _wait(pilot, lambda: screen.item and screen.item.assignment_id != second)
+        await wait_until(pilot, lambda: screen.item and screen.item.assignment_id != second)
         assert studies.get_assignment(db, second)["status"] == "skipped"
         assert studies.get_assignment(db, second)["skip_reason"] == "transcript truncated"
         third = screen.item.assignment_id
@@ -145,13 +139,13 @@ async def test_home_screen_entry_asks_the_rater_name(tmp_path: Path) -> None:
     async with app.run_test(size=(140, 50)) as pilot:
         await pilot.pause()
         app.open_study(sid)
-        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        await wait_until(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
         app.screen.query_one(Input).value = "bob"
         await pilot.press("enter")
         screen = await _open(pilot, app)
         assert screen.rater_name == "bob" and screen.item is not None
         await pilot.press("q")
-        await _wait(pilot, lambda: not isinstance(app.screen, RatingScreen))
+        await wait_until(pilot, lambda: not isinstance(app.screen, RatingScreen))
 
 
 async def test_home_screen_entry_with_an_unknown_name_closes(tmp_path: Path) -> None:
@@ -163,10 +157,10 @@ async def test_home_screen_entry_with_an_unknown_name_closes(tmp_path: Path) -> 
     async with app.run_test(size=(140, 50)) as pilot:
         await pilot.pause()
         app.open_study(sid)
-        await _wait(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        await wait_until(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
         app.screen.query_one(Input).value = "mallory"
         await pilot.press("enter")
-        await _wait(pilot, lambda: not isinstance(app.screen, (AskText, RatingScreen)))
+        await wait_until(pilot, lambda: not isinstance(app.screen, (AskText, RatingScreen)))
         assert not any(isinstance(s, RatingScreen) for s in app.screen_stack)
 
 
@@ -198,12 +192,12 @@ async def test_undoing_twice_keeps_both_transcripts_prefilled(tmp_path: Path) ->
         second = await _rate_current(pilot, screen, ["5", "6", "7", "8"])
         for expected in (second, first):
             await pilot.press("u")
-            await _wait(pilot, lambda e=expected: screen.item and screen.item.assignment_id == e)
+            await wait_until(pilot, lambda e=expected: screen.item and screen.item.assignment_id == e)
         shown = {f.item.id: f.value for f in screen.query(UnitField) if f.turn_idx == -1}
         assert [shown[i] for i in TRANSCRIPT_ITEMS] == ["1", "2", "3", "4"]
         # saving the first again leads to the second, still filled in from its history
         await pilot.press("enter")
-        await _wait(pilot, lambda: screen.item and screen.item.assignment_id == second)
+        await wait_until(pilot, lambda: screen.item and screen.item.assignment_id == second)
         shown = {f.item.id: f.value for f in screen.query(UnitField) if f.turn_idx == -1}
         assert [shown[i] for i in TRANSCRIPT_ITEMS] == ["5", "6", "7", "8"]
         # one rating row per unit, its history continuous: set, undo, set
