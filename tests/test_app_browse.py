@@ -189,3 +189,29 @@ def test_result_rows_split_reports_and_refuse_prose() -> None:
     assert rows == [("Complete blood count", ""), ("  Haemoglobin", "148 g/L"),
                     ("  Platelets", "254")]
     assert result_rows("The patient looks well and there is nothing to report") == []
+
+
+def test_baseline_counts_what_the_results_table_counts(tmp_path: Path) -> None:
+    # One interactive consultation of model-x (correct) counts; its one-step upper bound
+    # and a transcript on a placeholder case (no truth to be wrong against) do not.
+    from core.case import Case
+    from core.caseio import load_bundled_cases
+    from core.transcript import EndReason, Transcript, Verdict
+    from db.cases import save_cases
+    from db.connection import open_db
+    from db.consultations import save_transcript
+    from tui.screens.queries import baseline
+
+    seed(tmp_path / "b.db")
+    db = open_db(tmp_path / "b.db")
+    stand_in = Case(id="imp-x", title="Imported", specialty="unknown", source="imported",
+                    objective="(none)", patient={}, truth={"diagnosis": "unknown"},
+                    placeholder=True)
+    save_cases(db, [stand_in])
+    wrong = Transcript(case_id="imp-x", diagnosis="Gout", end_reason=EndReason.DIAGNOSIS,
+                       doctor="model-x", verdicts=[Verdict(moderator="exact", correct=False)])
+    save_transcript(db, wrong, consultation_id="imp-placeholder", origin="import:x")
+    upper = wrong.model_copy(update={"case_id": load_bundled_cases()[0].id})
+    save_transcript(db, upper, consultation_id="one-step-x", origin="one_step")
+    rows = {r.doctor: r for r in baseline(db, humans_only=False)}
+    assert (rows["model-x"].n, rows["model-x"].correct) == (1, 1)

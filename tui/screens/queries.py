@@ -205,13 +205,18 @@ def baseline(db: Database, humans_only: bool = True) -> list[BaselineRow]:
     """Accuracy (Wilson 95 % CI), mean turns, tests and minutes per doctor.
 
     Physicians (`human:NAME`) by default; with `humans_only=False` models too, so both can
-    be compared in one table.
+    be compared in one table. Counted as the results table counts: interactive
+    consultations only (one-step upper bounds are another measure), and none whose case
+    is a placeholder (an imported transcript without its record has no truth to be wrong
+    against).
     """
     where = "AND doctor LIKE 'human:%'" if humans_only else ""
     rows = db.execute(
         "SELECT doctor, count(*), coalesce(sum(correct = 1), 0), avg(doctor_turns),"
         " avg(tests_ordered), avg((julianday(ended_at) - julianday(started_at)) * 1440)"
         f" FROM consultations WHERE status = 'finished' {where} AND doctor IS NOT NULL"
+        " AND coalesce(origin, '') != 'one_step' AND case_id NOT IN"
+        "  (SELECT id FROM cases WHERE json_extract(data, '$.placeholder'))"
         " GROUP BY doctor ORDER BY doctor").fetchall()
     out = []
     for doctor, n, k, turns, tests, minutes in rows:
