@@ -33,7 +33,7 @@ async def wait_until(pilot: Any, predicate: Any, tries: int = TRIES) -> None:
 
 async def home_loaded(pilot: Any) -> Any:
     """The home screen, once it has loaded the case library."""
-    from tui.screens.home import HomeScreen
+    from tui.app.screens.home import HomeScreen
 
     def ready() -> bool:
         return isinstance(pilot.app.screen, HomeScreen) and bool(pilot.app.screen.cases)

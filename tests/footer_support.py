@@ -7,7 +7,7 @@ from typing import Any
 
 from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets
 
-from tui.widgets.footer import KeyFooter
+from tui.app.widgets.footer import KeyFooter
 
 
 def key_bar(screen: Any, width: int) -> list[tuple[str, str]]:

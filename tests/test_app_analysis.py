@@ -13,9 +13,9 @@ from db.studies import add_assignments, assignments, ensure_rater, get_rater
 from tests.app_support import home_loaded, painted_text
 from tests.footer_support import settled_key_bar
 from tests.test_study_support import make_study, seed_db
-from tui.app import BedsideApp
-from tui.screens.analysis import AnalysisScreen
-from tui.widgets.plots import bland_altman, distribution, scatter, strip_ansi
+from tui.app.application import BedsideApp
+from tui.app.screens.analysis import AnalysisScreen
+from tui.app.widgets.plots import bland_altman, distribution, scatter, strip_ansi
 
 # Krippendorff (2011): 4 observers x 12 units; interval alpha = 0.849 (published).
 K2011 = {"A": "1 2 3 3 2 1 4 1 2 . . .", "B": "1 2 3 3 2 2 4 1 2 5 . 3",

@@ -9,12 +9,12 @@ from rich.text import Text
 from textual.widgets import DataTable, Select, TabbedContent
 
 from tests.app_support import home_loaded, painted_text, seed
-from tui.app import BedsideApp
-from tui.screens.help import HelpScreen
-from tui.screens.home import HomeScreen
-from tui.screens.transcript import TranscriptScreen
-from tui.widgets.literal import literal, sanitize
-from tui.widgets.transcript_view import TurnBlock, result_rows
+from tui.app.application import BedsideApp
+from tui.app.screens.help import HelpScreen
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.transcript import TranscriptScreen
+from tui.app.widgets.literal import literal, sanitize
+from tui.app.widgets.transcript_view import TurnBlock, result_rows
 
 SIZES = [(80, 24), (200, 60)]
 
@@ -200,7 +200,7 @@ def test_baseline_counts_what_the_results_table_counts(tmp_path: Path) -> None:
     from db.cases import save_cases
     from db.connection import open_db
     from db.consultations import save_transcript
-    from tui.screens.queries import baseline
+    from tui.app.queries import baseline
 
     seed(tmp_path / "b.db")
     db = open_db(tmp_path / "b.db")

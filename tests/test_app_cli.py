@@ -12,10 +12,10 @@ import pytest
 
 from core.errors import InputError
 from tui.cli import app_only_args, build_parser
-from tui.cmd_app import check_database, default_db_path, serve, serve_command
+from tui.cli.interactive import check_database, default_db_path, serve, serve_command
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("litellm", "core.engine", "sqlite_utils", "numpy", "core.case", "tui.cmd_cases",
+HEAVY = ("litellm", "core.engine", "sqlite_utils", "numpy", "core.case", "tui.cli.cases",
          "db.metrics", "textual_serve")
 
 
@@ -122,8 +122,8 @@ def test_open_app_returns_the_app_exit_status(tmp_path: Path,
                                               monkeypatch: pytest.MonkeyPatch) -> None:
     import argparse
 
-    from tui.app import BedsideApp
-    from tui.cmd_app import open_app
+    from tui.app.application import BedsideApp
+    from tui.cli.interactive import open_app
 
     real_run = BedsideApp.run
 

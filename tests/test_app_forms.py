@@ -9,11 +9,11 @@ import pytest
 from textual.widgets import Input
 
 from tests.app_support import wait_until
-from tui.app import BedsideApp
-from tui.screens.engine_bridge import model_config
-from tui.screens.forms import PlaySetup, PlaySetupScreen
-from tui.screens.forms_batch import BatchRequest, StartBatchScreen, parse_batch
-from tui.screens.home import HomeScreen
+from tui.app.application import BedsideApp
+from tui.app.engine_bridge import model_config
+from tui.app.screens.forms import PlaySetup, PlaySetupScreen
+from tui.app.screens.forms_batch import BatchRequest, StartBatchScreen, parse_batch
+from tui.app.screens.home import HomeScreen
 
 
 def test_api_base_and_agents_are_passed_to_the_configs() -> None:

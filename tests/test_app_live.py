@@ -11,11 +11,11 @@ from textual.widgets import DataTable, Input
 
 from tests.app_support import seed, wait_until
 from tests.fake_openai_server import FakeOpenAIServer
-from tui.app import BedsideApp
-from tui.screens.forms_batch import BatchRequest, StartBatchScreen, parse_batch
-from tui.screens.home import HomeScreen
-from tui.screens.live import LiveScreen
-from tui.widgets.transcript_view import TranscriptView
+from tui.app.application import BedsideApp
+from tui.app.screens.forms_batch import BatchRequest, StartBatchScreen, parse_batch
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.live import LiveScreen
+from tui.app.widgets.transcript_view import TranscriptView
 
 # The model doctor never decides and its replies stream slowly, with markup in them.
 SLOW_DOCTOR = "Any [red]pain? Tell me more about it, please, in your own words."

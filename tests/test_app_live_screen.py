@@ -12,11 +12,11 @@ from textual.widgets import DataTable
 
 from core.transcript import Role, Turn
 from tests.app_support import wait_until, painted_text
-from tui.app import BedsideApp
-from tui.screens.home import HomeScreen
-from tui.screens.live import LiveScreen, describe_counts
-from tui.screens.live_model import LiveItem, LiveRegistry
-from tui.screens.queries import planned_size
+from tui.app.application import BedsideApp
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.live import LiveScreen, describe_counts
+from tui.app.live_registry import LiveItem, LiveRegistry
+from tui.app.queries import planned_size
 
 
 def registry_items(app: BedsideApp, run_id: str, statuses: list[str]) -> list[LiveItem]:
@@ -153,7 +153,7 @@ async def test_the_focused_consultation_streams_literally(tmp_path: Path) -> Non
 def test_run_outcome_counts_failures_and_quotes_the_first(tmp_path: Path) -> None:
     from db.connection import open_db
     from db.runs import create_run
-    from tui.screens.queries import run_outcome
+    from tui.app.queries import run_outcome
 
     db = open_db(tmp_path / "b.db")
     from core.caseio import load_bundled_cases
@@ -176,7 +176,7 @@ def test_run_outcome_counts_failures_and_quotes_the_first(tmp_path: Path) -> Non
 
 async def test_a_batch_with_a_failing_model_says_how_many_failed(tmp_path: Path) -> None:
     from tests.fake_openai_server import FakeOpenAIServer
-    from tui.screens.forms_batch import BatchRequest
+    from tui.app.screens.forms_batch import BatchRequest
 
     def broken(body: dict, n: int) -> str | None:
         return "500" if body.get("model") == "broken" else None

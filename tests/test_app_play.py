@@ -14,13 +14,13 @@ from textual.widgets import Input, Select
 
 from core.caseio import load_bundled_cases
 from tests.app_support import seed, wait_until
-from tui.app import BedsideApp
-from tui.screens.forms import DiagnosisScreen, PlaySetupScreen
-from tui.widgets.confirm import ConfirmScreen
-from tui.screens.home import HomeScreen
-from tui.screens.play import PlayScreen
-from tui.screens.queries import baseline, pick_unseen, play_order, wilson
-from tui.widgets.test_vocabulary import TEST_NAMES
+from tui.app.application import BedsideApp
+from tui.app.screens.forms import DiagnosisScreen, PlaySetupScreen
+from tui.app.widgets.confirm import ConfirmScreen
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.play import PlayScreen
+from tui.app.queries import baseline, pick_unseen, play_order, wilson
+from tui.app.widgets.test_vocabulary import TEST_NAMES
 
 
 @pytest.fixture(autouse=True)

@@ -10,8 +10,8 @@ from textual.widgets import Input
 from core.caseio import load_bundled_cases
 from tests.app_support import seed, wait_until
 from tests.test_app_play import _start, _type
-from tui.app import BedsideApp
-from tui.screens.forms import DiagnosisScreen
+from tui.app.application import BedsideApp
+from tui.app.screens.forms import DiagnosisScreen
 
 
 async def test_real_engine_session_is_stored_turn_by_turn(tmp_path: Path) -> None:

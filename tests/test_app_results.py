@@ -8,10 +8,10 @@ from textual.widgets import DataTable, Select
 
 from tests.app_support import home_loaded, seed, wait_until
 from tests.footer_support import settled_key_bar
-from tui.app import BedsideApp
-from tui.screens.home import HomeScreen
-from tui.cmd_results import FOOTNOTE
-from tui.screens.results import ResultsScreen, columns, row_cells
+from tui.app.application import BedsideApp
+from tui.app.screens.home import HomeScreen
+from tui.text.results_table import FOOTNOTE
+from tui.app.screens.results import ResultsScreen, columns, row_cells
 
 
 
@@ -74,7 +74,7 @@ async def test_r_opens_results_with_humans_and_models_side_by_side(tmp_path: Pat
 
 
 async def test_at_80x24_the_key_bar_and_the_results_rows_are_on_screen(tmp_path: Path) -> None:
-    from tui.screens.help import HelpScreen
+    from tui.app.screens.help import HelpScreen
 
     seed(tmp_path / "b.db")
     _add_human(tmp_path / "b.db")
@@ -149,7 +149,7 @@ def test_row_cells_match_the_cli_columns_and_stay_literal() -> None:
 
 async def test_a_row_lists_its_consultations_and_their_metrics(tmp_path: Path) -> None:
     from tests.app_support import HOSTILE
-    from tui.screens.results import metric_lines
+    from tui.app.screens.results import metric_lines
 
     seed(tmp_path / "b.db")
     _add_human(tmp_path / "b.db")
@@ -180,7 +180,7 @@ async def test_a_row_lists_its_consultations_and_their_metrics(tmp_path: Path) -
 
 
 def test_members_follow_the_grouping() -> None:
-    from tui.screens.results import members, split_reasons
+    from tui.app.screens.results import members, split_reasons
 
     consultations = [{"consultation_id": "a", "doctor": "m", "source": "bedside"},
                      {"consultation_id": "b", "doctor": "m", "source": "agentclinic"},

@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input
 
-import tui.screens.engine_bridge as bridge
+import tui.app.engine_bridge as bridge
 from core.transcript import Role, Turn
 from tests.app_support import fake_engine, seed
-from tui.app import BedsideApp
-from tui.screens.home import HomeScreen
-from tui.screens.live_model import LiveItem
-from tui.screens.play import PlayScreen
+from tui.app.application import BedsideApp
+from tui.app.screens.home import HomeScreen
+from tui.app.live_registry import LiveItem
+from tui.app.screens.play import PlayScreen
 
 
 def _fake_human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",

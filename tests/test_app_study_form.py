@@ -10,9 +10,9 @@ from textual.widgets import Checkbox, DataTable, Input, Static, TabbedContent, T
 from core.errors import InputError
 from tests.app_support import home_loaded
 from tests.test_study_support import SECRET_DOCTOR, seed_db
-from tui.app import BedsideApp
-from tui.screens.home import HomeScreen
-from tui.screens.study_form import StudyFormScreen, build_definition
+from tui.app.application import BedsideApp
+from tui.app.screens.home import HomeScreen
+from tui.app.screens.study_form import StudyFormScreen, build_definition
 
 
 

@@ -32,7 +32,7 @@ def _columns(line: str) -> list[int]:
     """Display columns where each field after the first starts (fields are 2+ spaces apart)."""
     import re
 
-    from tui.cmd_cases import display_width
+    from tui.cli.cases import display_width
 
     return [display_width(line[:m.end()]) for m in re.finditer(r"\S\s{2,}(?=\S)", line)]
 
@@ -65,7 +65,7 @@ def test_cases_list_aligns_cjk_titles_and_sets_placeholders_apart(tmp_path) -> N
 
 
 def test_display_width_and_fit() -> None:
-    from tui.cmd_cases import display_width, fit
+    from tui.cli.cases import display_width, fit
 
     assert display_width("男，54岁") == 8 and display_width("e\u0301") == 1
     assert fit("膀胱癌", 5) == "膀胱…" and display_width(fit("膀胱癌", 5)) == 5

@@ -16,9 +16,9 @@ from textual.app import App
 from textual.binding import Binding
 from textual.screen import Screen
 
-import tui.screens
+import tui.app.screens
 from tui.cli import build_parser
-from tui.screens.help import binding_keys, key_label
+from tui.app.screens.help import binding_keys, key_label
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,8 +47,8 @@ def test_every_command_is_in_the_readme() -> None:
 
 def _screen_classes() -> dict[str, type[Any]]:
     """Every Screen and App class defined in the tui package (found, not listed by hand)."""
-    names = ["tui.app", "tui.rating", "tui.rating_widgets", "tui.widgets.confirm"] + [
-        f"tui.screens.{m.name}" for m in pkgutil.iter_modules(tui.screens.__path__)]
+    names = ["tui.app.application", "tui.app.rating.screen", "tui.app.rating.widgets", "tui.app.widgets.confirm"] + [
+        f"tui.app.screens.{m.name}" for m in pkgutil.iter_modules(tui.app.screens.__path__)]
     found: dict[str, type[Any]] = {}
     for name in names:
         module = importlib.import_module(name)
@@ -114,15 +114,15 @@ def test_key_labels_read_as_people_write_them() -> None:
 def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
     """A way to open each screen of the bedside app (rating has its own app and help)."""
     from core.caseio import load_bundled_cases
-    from tui.screens.analysis import AnalysisScreen
-    from tui.screens.forms import DiagnosisScreen, PlaySetup, PlaySetupScreen
-    from tui.screens.forms_batch import StartBatchScreen
-    from tui.screens.live import LiveScreen
-    from tui.screens.play import PlayScreen
-    from tui.screens.results import ResultsScreen
-    from tui.screens.study_form import StudyFormScreen
-    from tui.screens.transcript import TranscriptScreen
-    from tui.widgets.confirm import ConfirmScreen
+    from tui.app.screens.analysis import AnalysisScreen
+    from tui.app.screens.forms import DiagnosisScreen, PlaySetup, PlaySetupScreen
+    from tui.app.screens.forms_batch import StartBatchScreen
+    from tui.app.screens.live import LiveScreen
+    from tui.app.screens.play import PlayScreen
+    from tui.app.screens.results import ResultsScreen
+    from tui.app.screens.study_form import StudyFormScreen
+    from tui.app.screens.transcript import TranscriptScreen
+    from tui.app.widgets.confirm import ConfirmScreen
 
     case = load_bundled_cases()[0]
     return {
@@ -139,9 +139,9 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
 async def test_the_help_of_every_screen_lists_its_shown_keys(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from tests.app_support import seed, wait_until
-    from tui.app import BedsideApp
-    from tui.screens.help import HelpScreen
-    from tui.screens.home import HomeScreen
+    from tui.app.application import BedsideApp
+    from tui.app.screens.help import HelpScreen
+    from tui.app.screens.home import HomeScreen
 
     monkeypatch.setenv("BEDSIDE_HOME", str(tmp_path))
     seed(tmp_path / "b.db")

@@ -19,7 +19,7 @@ from db.consultations import save_transcript
 from db.metrics import (compute_offline, consultation_table, get_metrics, results_table,
                         save_metrics)
 from tests.test_metrics_pathway import full_transcript, make_case
-from tui import cmd_results
+from tui.cli import results as cmd_results
 
 
 def _right(doctor: str) -> Transcript:

@@ -19,7 +19,7 @@ from db import ratings, studies
 from tests.app_support import wait_until
 from tests.test_rating_screen import _open
 from tests.test_study_support import HOSTILE, SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
-from tui.rating import RatingApp
+from tui.app.rating.screen import RatingApp
 
 RUN_ID = "run-SECRET-4242"
 CONFIG_MODEL = "openai/secret-config-model"

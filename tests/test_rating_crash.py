@@ -20,16 +20,16 @@ from db import ratings, studies
 from db.connection import open_db
 from tests.test_rating_screen import _open
 from tests.test_study_support import make_study, seed_db
-from tui.rating import RatingApp
-from tui.rating_widgets import UnitField
+from tui.app.rating.screen import RatingApp
+from tui.app.rating.widgets import UnitField
 
 ROOT = Path(__file__).resolve().parents[1]
 
 RATER = """
 import asyncio, sys
 from tests.test_rating_screen import _open, _rate_current
-from tui.rating import RatingApp
-from tui.rating_widgets import UnitField
+from tui.app.rating.screen import RatingApp
+from tui.app.rating.widgets import UnitField
 
 async def main(path, rater, digit, stop_after):
     app = RatingApp(path, "pilot", rater)

@@ -18,9 +18,9 @@ from tests.app_support import wait_until
 from tests.footer_support import settled_key_bar
 from tests.test_rating_screen import _open, _rate_current
 from tests.test_study_support import make_study, seed_db
-from tui.rating import RatingApp
-from tui.rating_widgets import AskText, InstructionsScreen, TextField, UnitField
-from tui.widgets.confirm import ConfirmScreen as Confirm
+from tui.app.rating.screen import RatingApp
+from tui.app.rating.widgets import AskText, InstructionsScreen, TextField, UnitField
+from tui.app.widgets.confirm import ConfirmScreen as Confirm
 
 SIZES = [(80, 24), (120, 40)]
 
@@ -99,8 +99,8 @@ async def test_footer_keeps_every_key_and_quit_on_screen(tmp_path, size) -> None
 
 
 async def test_footer_in_the_bedside_app_fits_80_columns_with_help_first(tmp_path) -> None:
-    from tui.app import BedsideApp
-    from tui.screens.help import HelpScreen
+    from tui.app.application import BedsideApp
+    from tui.app.screens.help import HelpScreen
 
     db = seed_db(tmp_path / "s.db")
     sid = make_study(db, tmp_path)
@@ -244,7 +244,7 @@ async def test_a_burst_of_keys_lands_where_the_rater_meant_it(tmp_path: Path) ->
 
 
 async def test_ctrl_q_in_the_bedside_app_asks_before_dropping_unsaved_answers(tmp_path) -> None:
-    from tui.app import BedsideApp
+    from tui.app.application import BedsideApp
 
     db = seed_db(tmp_path / "s.db")
     sid = make_study(db, tmp_path)

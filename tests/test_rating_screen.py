@@ -14,8 +14,8 @@ from db import ratings, studies
 from db.connection import open_db
 from tests.app_support import wait_until
 from tests.test_study_support import make_study, seed_db
-from tui.rating import RatingApp, RatingScreen
-from tui.rating_widgets import AskText, InstructionsScreen, UnitField
+from tui.app.rating.screen import RatingApp, RatingScreen
+from tui.app.rating.widgets import AskText, InstructionsScreen, UnitField
 
 TRANSCRIPT_ITEMS = ["realism_doctor", "realism_patient", "realism_examiner", "empathy_doctor"]
 
@@ -131,7 +131,7 @@ async def test_two_raters_share_one_database_and_see_only_their_own(tmp_path: Pa
 
 
 async def test_home_screen_entry_asks_the_rater_name(tmp_path: Path) -> None:
-    from tui.app import BedsideApp
+    from tui.app.application import BedsideApp
 
     db = seed_db(tmp_path / "s.db")
     sid = make_study(db, tmp_path)
@@ -149,7 +149,7 @@ async def test_home_screen_entry_asks_the_rater_name(tmp_path: Path) -> None:
 
 
 async def test_home_screen_entry_with_an_unknown_name_closes(tmp_path: Path) -> None:
-    from tui.app import BedsideApp
+    from tui.app.application import BedsideApp
 
     db = seed_db(tmp_path / "s.db")
     sid = make_study(db, tmp_path)

@@ -14,8 +14,8 @@ import pytest
 from textual.widgets import Input
 
 from tests.test_study_support import make_study, seed_db
-from tui.rating import RatingApp, RatingScreen
-from tui.rating_widgets import InstructionsScreen
+from tui.app.rating.screen import RatingApp, RatingScreen
+from tui.app.rating.widgets import InstructionsScreen
 
 
 def _app(tmp_path: Path) -> RatingApp:

@@ -1,0 +1,297 @@
+"""The bedside Textual app: owns the database connection, the case library and live runs.
+
+Screens are pushed on top of the home screen. Long-running work (batches, played
+consultations) runs as workers on the App, never on a screen, so it keeps going when the
+user switches screens. Heavy modules (the store, the engine, litellm) are imported only
+after the first paint or when a consultation starts, to keep start-up under a second.
+Every error a worker meets goes through `show_error`, the one place errors become a message.
+
+Must not import at module level: core.engine, core.llm, core.batch, litellm, db, sqlite_utils.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding
+
+from core.errors import BedsideError
+from tui.app.screens.home import HomeScreen
+from tui.app.services import USER_ERRORS, load_settings, save_settings
+
+if TYPE_CHECKING:
+    from sqlite_utils import Database
+
+    from core.case import Case
+
+    from tui.app.live_registry import LiveRegistry
+    from tui.app.screens.forms import PlaySetup
+    from tui.app.screens.forms_batch import BatchRequest
+    from tui.app.screens.study_form import CreatedStudy
+
+class BedsideApp(App[None]):
+    """The terminal workbench."""
+
+    TITLE = "bedside"
+    SUB_TITLE = "clinical consultation workbench"
+    CSS_PATH = "bedside.tcss"
+    # Priority: Help and Quit work on every screen, forms (modal screens) and text boxes
+    # included; '?' is not priority, so it can still be typed.
+    BINDINGS = [
+        Binding("f1", "help", "Help", priority=True),
+        Binding("question_mark", "help", "Help", show=False),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
+    ]
+
+    def __init__(self, db_path: Path | str | None = None, *, doctor_name: str | None = None,
+                 first_paint_hook: Any = None) -> None:
+        super().__init__()
+        self._db_path = Path(db_path) if db_path else None
+        # An explicit name, else $BEDSIDE_DOCTOR; the last name used is read lazily from
+        # the settings file when a session is set up (see `physician_name`).
+        self.doctor_name = doctor_name or os.environ.get("BEDSIDE_DOCTOR") or ""
+        self._db: Database | None = None
+        self._bundled: list[Case] | None = None
+        self._live: LiveRegistry | None = None
+        self._first_paint_hook = first_paint_hook
+        #: Monotonic clock for elapsed times; tests and snapshots replace it to freeze time.
+        self.clock: Any = time.monotonic
+
+    async def action_quit(self) -> None:
+        """Quit; on a rating screen with answers not yet saved, ask first (as `q` does)."""
+        from tui.app.rating.screen import RatingScreen  # here, not at import: keeps start-up light
+
+        screen = next((s for s in self.screen_stack if isinstance(s, RatingScreen)), None)
+        if screen is not None and screen.unsaved():
+            self._confirm_quit(screen)
+            return
+        self.exit()
+
+    @work(exclusive=True, group="quit")
+    async def _confirm_quit(self, screen: Any) -> None:
+        if await screen.may_discard("Quit without saving the answers on this transcript?"):
+            self.exit()
+
+    # -- shared state -------------------------------------------------------------------
+    @property
+    def db_path(self) -> Path:
+        """The --db path, else `db.connection.default_db_path()` (imported lazily)."""
+        if self._db_path is None:
+            from db.connection import default_db_path
+
+            self._db_path = default_db_path()
+        return self._db_path
+
+    async def preload(self) -> None:
+        """Import the store and case modules in a thread while the first screen paints."""
+        def heavy() -> None:
+            import core.caseio  # noqa: F401  (pydantic models, yaml)
+            import db.connection  # noqa: F401  (sqlite_utils)
+            import db.consultations  # noqa: F401
+
+        await asyncio.to_thread(heavy)
+
+    @property
+    def db(self) -> Database:
+        """The project database, opened (and migrated) on first use, on the app's thread."""
+        if self._db is None:
+            from db.connection import open_db
+
+            self._db = open_db(self.db_path)
+        return self._db
+
+    async def library(self) -> list[Case]:
+        """Bundled plus stored cases; the bundled YAML is parsed in a thread, once."""
+        if self._bundled is None:
+            from core.caseio import load_bundled_cases
+
+            self._bundled = await asyncio.to_thread(load_bundled_cases)
+        from tui.app.queries import library
+
+        return library(self.db, self._bundled)
+
+    @property
+    def live(self) -> LiveRegistry:
+        """The registry of consultations started in this app (an event sink)."""
+        if self._live is None:
+            from tui.app.live_registry import LiveRegistry
+
+            self._live = LiveRegistry()
+        return self._live
+
+    def physician_name(self) -> str:
+        """The name to offer in the play form: explicit or $BEDSIDE_DOCTOR, else the last used."""
+        if not self.doctor_name:
+            saved = load_settings().get("doctor_name")
+            self.doctor_name = saved if isinstance(saved, str) else ""
+        return self.doctor_name
+
+    # -- lifecycle ----------------------------------------------------------------------
+    def on_mount(self) -> None:
+        """Show the home screen."""
+        self.push_screen(HomeScreen())
+        if self._first_paint_hook is not None:
+            self.call_after_refresh(self._first_paint_hook, self)
+
+    def show_error(self, err: BaseException) -> None:
+        """The one place where errors become a message; user errors are one line."""
+        if isinstance(err, BedsideError):
+            self.notify(str(err), title=err.title, severity="error", markup=False)
+        elif isinstance(err, OSError):
+            where = f"{err.filename}: " if err.filename else ""
+            self.notify(f"{where}{err.strerror or err}", title="File error",
+                        severity="error", markup=False)
+        elif isinstance(err, sqlite3.Error):
+            self.notify(f"database problem: {err}", title="Database error", severity="error",
+                        markup=False)
+        else:
+            self.log.error(repr(err))
+            self.notify(f"{type(err).__name__}: {err}", title="Unexpected error",
+                        severity="error", markup=False, timeout=10)
+
+    # -- navigation ---------------------------------------------------------------------
+    def action_help(self) -> None:
+        """Show the keys of the current screen (F1 again closes the help)."""
+        from tui.app.screens.help import HelpScreen, screen_keys
+
+        if isinstance(self.screen, HelpScreen):
+            self.screen.dismiss(None)
+            return
+        screen = self.screen
+        self.push_screen(HelpScreen(screen_keys(screen), getattr(screen, "HELP", "")))
+
+    def open_transcript(self, consultation_id: str) -> None:
+        """Show a stored consultation."""
+        from tui.app.screens.transcript import TranscriptScreen
+
+        self.push_screen(TranscriptScreen(consultation_id))
+
+    def ask_play(self, case_id: str | None, filters: dict[str, str] | None = None) -> None:
+        """Ask for the physician's name, budget and agents, then start playing `case_id`.
+
+        `case_id=None` means the next case this physician has not seen among those matching
+        `filters` (specialty, language, source), identity hidden.
+        """
+        from tui.app.screens.forms import PlaySetupScreen
+
+        def start(setup: PlaySetup | None) -> None:
+            if setup is None:
+                return
+            self.doctor_name = setup.name
+            try:
+                save_settings(doctor_name=setup.name)
+            except OSError as err:  # remembering the name is a convenience, never fatal
+                self.log.warning(f"settings not saved: {err!r}")
+            self.run_worker(self.start_play(setup), group="play", exit_on_error=False)
+
+        self.push_screen(PlaySetupScreen(case_id, self.physician_name(), filters or {}), start)
+
+    async def start_play(self, setup: PlaySetup) -> None:
+        """Resolve the case (next unseen if none chosen) and push the play screen."""
+        from tui.app.screens.play import PlayScreen
+        from tui.app.queries import pick_unseen, seen_case_ids
+
+        try:
+            cases = await self.library()
+            seen = seen_case_ids(self.db, f"human:{setup.name}") if setup.case_id is None \
+                else set()
+        except USER_ERRORS as err:
+            self.show_error(err)
+            return
+        if setup.case_id is None:
+            case = pick_unseen(cases, seen, setup.filters, setup.name)
+            if case is None:
+                which = ", ".join(f"{k} {v}" for k, v in sorted(setup.filters.items()))
+                self.notify("You have played every case in the library"
+                            + (f" with {which} (change the filters on the Cases tab)."
+                               if which else "."), severity="warning", markup=False)
+                return
+            hidden = True
+        else:
+            found = [c for c in cases if c.id == setup.case_id]
+            if not found:
+                self.notify("That case is no longer in the library.", severity="error")
+                return
+            case, hidden = found[0], False
+        await self.push_screen(PlayScreen(case, setup, hidden=hidden))
+
+    def open_live(self, run_id: str | None = None) -> None:
+        """Show live runs (attached to `run_id` from the database, if given)."""
+        from tui.app.screens.live import LiveScreen
+
+        self.push_screen(LiveScreen(run_id=run_id))
+
+    def start_batch(self, req: BatchRequest) -> None:
+        """Start a batch as a worker on the App (it outlives every screen)."""
+        self.run_worker(self._batch(req), group="runs", exit_on_error=False,
+                        name="in-app batch")
+
+    async def _batch(self, req: BatchRequest) -> None:
+        from core.selection import select_cases
+        from tui.app.engine_bridge import run_batch_in_app
+        from tui.app.queries import run_outcome
+
+        try:
+            cases = select_cases(await self.library(), req.cases or None, req.limit)
+            run_id = await run_batch_in_app(self, cases, req.models, req.concurrency,
+                                            req.api_base, patient=req.patient,
+                                            examiner=req.examiner)
+            message, severity = run_outcome(self.db, run_id)
+        except Exception as err:  # user errors are one line; bugs are logged (show_error)
+            self.show_error(err)
+            return
+        self.notify(message, severity=severity, markup=False, timeout=8)
+
+    def open_results(self) -> None:
+        """Show the results table (humans and models side by side)."""
+        from tui.app.screens.results import ResultsScreen
+
+        self.push_screen(ResultsScreen())
+
+    def open_analysis(self, study: str | None = None) -> None:
+        """Show the agreement analysis (of `study`, if given, else the newest study)."""
+        from tui.app.screens.analysis import AnalysisScreen
+
+        self.push_screen(AnalysisScreen(study))
+
+    def ask_new_study(self) -> None:
+        """Ask for a study definition; on success the Studies tab shows the new study."""
+        from tui.app.screens.study_form import StudyFormScreen
+
+        self.push_screen(StudyFormScreen(), self._study_created)
+
+    def _study_created(self, created: CreatedStudy | None) -> None:
+        if created is None:
+            return
+        self.notify(f"Study '{created.name}' created with {created.transcripts} transcripts.",
+                    markup=False)
+        if isinstance(self.screen, HomeScreen):
+            self.screen.refresh_db_tables()
+            self.screen.action_tab("studies")
+
+    def open_study(self, study_id: str) -> None:
+        """Open the rating screen of a study (tui.app.rating.screen, written separately).
+
+        HOOK: tui.app.rating.screen is owned by another engineer; until it offers `open_study(app,
+        study_id)` (or `RatingScreen(study_id)`), the user is told it is not available.
+        """
+        try:
+            import tui.app.rating.screen as rating
+        except ModuleNotFoundError:
+            self.notify("Rating is not available in this build yet.", severity="warning")
+            return
+        opener = getattr(rating, "open_study", None)
+        screen_cls = getattr(rating, "RatingScreen", None)
+        if opener is not None:
+            opener(self, study_id)
+        elif screen_cls is not None:
+            self.push_screen(screen_cls(study_id))
+        else:
+            self.notify("Rating screen has no entry point yet.", severity="warning")

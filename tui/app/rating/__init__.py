@@ -1,0 +1,1 @@
+"""`bedside rate`: the blinded, keyboard-first rating app and its widgets."""

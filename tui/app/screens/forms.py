@@ -1,0 +1,233 @@
+"""Modal forms that return a typed value with `dismiss(value)`: play setup, diagnosis, and a
+yes/no confirmation. Agent fields are checked with `core.config.parse_agent`, the same rule
+as the command line, so a form never starts something the engine would refuse.
+
+Must not import: db, core.engine, litellm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static, TextArea
+
+from tui.app.widgets.literal import literal
+
+NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+AGENT_HINT = ("Patient and examiner: 'retrieval' answers from the case with no model (offline), "
+              "or a model string such as openai/gpt-4o-mini.")
+
+
+@dataclass
+class PlaySetup:
+    """What the physician chose before a session."""
+
+    name: str
+    case_id: str | None  # None: next unseen case, identity hidden until the end
+    budget: int = 20
+    patient: str = "retrieval"  # an agent string for core.config.parse_agent
+    examiner: str = "retrieval"
+    api_base: str | None = None  # an OpenAI-compatible server for model agents
+    # Home-screen filters the next unseen case must match (specialty, language, source).
+    filters: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass
+class DiagnosisForm:
+    """The physician's final answer."""
+
+    diagnosis: str
+    differential: list[str] = field(default_factory=list)
+    rationale: str = ""
+    treatment: str = ""
+
+
+def clean_name(raw: str) -> str | None:
+    """A physician name as stored after `human:` (lower case, no spaces), or None if empty."""
+    name = "-".join(raw.strip().lower().split())
+    if not name or not set(name) <= NAME_CHARS:
+        return None
+    return name
+
+
+def check_api_base(text: str) -> str | None:
+    """A problem with an API base URL (empty is fine), or None."""
+    base = text.strip()
+    if base and not base.startswith(("http://", "https://")):
+        return "The API base URL must start with http:// or https://."
+    return None
+
+
+def check_agent(text: str, role: str, api_base: str | None = None) -> str | None:
+    """A one-line problem if `text` cannot play `role` (patient, examiner, doctor), or None.
+
+    Uses `core.config.parse_agent` (imported here, off the start-up path).
+    """
+    from core.config import parse_agent
+    from core.errors import InputError
+
+    try:
+        parse_agent(text, role, **({"api_base": api_base} if api_base else {}))
+    except InputError as err:
+        return str(err)
+    return None
+
+
+class PlaySetupScreen(ModalScreen[PlaySetup | None]):
+    """Asks for the physician's name, the turn budget and who plays patient and examiner."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(self, case_id: str | None, name: str = "",
+                 filters: dict[str, str] | None = None) -> None:
+        super().__init__()
+        self.case_id, self.default_name = case_id, name
+        self.filters = dict(filters or {})
+
+    def _what(self) -> str:
+        if self.case_id is not None:
+            return f"case {self.case_id}"
+        which = ", ".join(f"{k} {v}" for k, v in sorted(self.filters.items()))
+        scope = f" ({which})" if which else (" in any specialty and language (the filters "
+                                             "above the case list narrow this)")
+        return f"the next case you have not seen{scope}; its identity stays hidden until the end"
+
+    def compose(self) -> ComposeResult:
+        """Name and budget, patient and examiner, API base, start/cancel."""
+        with VerticalScroll(classes="form", id="setup-form"):
+            yield Static(Text("Play as doctor", style="bold"))
+            yield Static(literal(f"You will interview the patient for {self._what()}."))
+            with Horizontal(classes="row"):
+                yield Label("Name")
+                yield Input(value=self.default_name, placeholder="dr-smith (stored as human:NAME)",
+                            id="setup-name")
+                yield Label("Turns")
+                yield Input(value="20", id="setup-budget", type="integer",
+                            tooltip="Turn budget: questions and test orders")
+            with Horizontal(classes="row"):
+                yield Label("Patient")
+                yield Input(value="retrieval", id="setup-patient")
+                yield Label("Examiner")
+                yield Input(value="retrieval", id="setup-examiner")
+            with Horizontal(classes="row"):
+                yield Label("API base")
+                yield Input(id="setup-api-base", placeholder="optional, for models: http://…/v1")
+            yield Static(Text(AGENT_HINT), classes="hint")
+            yield Static("", id="setup-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Cancel", id="setup-cancel")
+                yield Button("Start", id="setup-start", variant="primary")
+
+    def on_mount(self) -> None:
+        """Focus the name."""
+        self.query_one("#setup-name", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field starts."""
+        self.submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Start or cancel."""
+        if event.button.id == "setup-start":
+            self.submit()
+        else:
+            self.dismiss(None)
+
+    def _value(self, name: str) -> str:
+        return self.query_one(f"#setup-{name}", Input).value.strip()
+
+    def problem(self) -> str | None:
+        """The first problem with the form, as one line, or None."""
+        if clean_name(self._value("name")) is None:
+            return "Please type a name: letters, digits, '-', '_' or '.'."
+        budget = self._value("budget")
+        if not budget.isdigit() or not 1 <= int(budget) <= 100:
+            return "The turn budget must be a whole number from 1 to 100."
+        base = self._value("api-base")
+        return check_api_base(base) or check_agent(self._value("patient") or "retrieval",
+                                                   "patient", base or None) \
+            or check_agent(self._value("examiner") or "retrieval", "examiner", base or None)
+
+    def submit(self) -> None:
+        """Validate and return the setup."""
+        problem = self.problem()
+        if problem is not None:
+            self.query_one("#setup-error", Static).update(literal(problem))
+            return
+        self.dismiss(PlaySetup(
+            name=clean_name(self._value("name")) or "", case_id=self.case_id,
+            budget=int(self._value("budget")),
+            patient=self._value("patient") or "retrieval",
+            examiner=self._value("examiner") or "retrieval",
+            api_base=self._value("api-base") or None, filters=self.filters))
+
+    def action_cancel(self) -> None:
+        """Close without starting."""
+        self.dismiss(None)
+
+
+class DiagnosisScreen(ModalScreen[DiagnosisForm | None]):
+    """Commit a diagnosis, optionally with a differential, rationale and treatment plan."""
+
+    # Enter makes a new line in the rationale and plan boxes, so commit has its own key.
+    BINDINGS = [Binding("escape", "cancel", "Back to the patient"),
+                Binding("ctrl+s", "commit", "Commit diagnosis", priority=True)]
+
+    def compose(self) -> ComposeResult:
+        """The four fields and commit/cancel."""
+        with VerticalScroll(classes="form", id="dx-form"):
+            yield Static(Text("Commit a diagnosis (this ends the consultation) — Ctrl+S commits",
+                              style="bold"))
+            yield Label("Diagnosis (required)")
+            yield Input(id="dx-diagnosis", placeholder="e.g. community-acquired pneumonia")
+            yield Label("Differential (optional, separated by ';')")
+            yield Input(id="dx-differential")
+            yield Label("Rationale (optional)")
+            yield TextArea(id="dx-rationale")
+            yield Label("Treatment plan (optional)")
+            yield TextArea(id="dx-treatment")
+            yield Static("", id="dx-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button("Back", id="dx-cancel")
+                yield Button("Commit diagnosis", id="dx-commit", variant="success")
+
+    def on_mount(self) -> None:
+        """Focus the diagnosis."""
+        self.query_one("#dx-diagnosis", Input).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Commit or go back."""
+        if event.button.id == "dx-commit":
+            self.submit()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the diagnosis field commits."""
+        self.submit()
+
+    def submit(self) -> None:
+        """Validate and return the form."""
+        diagnosis = self.query_one("#dx-diagnosis", Input).value.strip()
+        if not diagnosis:
+            self.query_one("#dx-error", Static).update(Text("Please type a diagnosis."))
+            return
+        differential = [d.strip() for d in
+                        self.query_one("#dx-differential", Input).value.split(";") if d.strip()]
+        self.dismiss(DiagnosisForm(
+            diagnosis=diagnosis, differential=differential,
+            rationale=self.query_one("#dx-rationale", TextArea).text.strip(),
+            treatment=self.query_one("#dx-treatment", TextArea).text.strip()))
+
+    def action_commit(self) -> None:
+        """Ctrl+S: commit from any field."""
+        self.submit()
+
+    def action_cancel(self) -> None:
+        """Back to the consultation."""
+        self.dismiss(None)

@@ -1,0 +1,256 @@
+"""Home / browse: the case library (with filters), consultations, runs, studies, baseline.
+
+Screens read through `tui.app.queries` and db functions; widgets get data as attributes.
+Loading happens in a worker after the first paint; any error it meets (a database that
+cannot be opened or migrated) goes to the app's `show_error`, and the tabs stay empty.
+
+Must not import: core.engine, litellm (they load only when a consultation starts).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import (DataTable, Header, Input, Select, Static, TabbedContent,
+                             TabPane)
+
+from tui.app.screens.base import BedsideScreen
+from tui.app import queries
+from tui.app.widgets.footer import KeyFooter
+from tui.app.widgets.literal import literal
+from tui.app.widgets.tables import fill, selected_key
+
+if TYPE_CHECKING:
+    from core.case import Case
+
+FILTERS = ("specialty", "language", "source")
+#: The table each tab shows (focused when the tab is activated, so Enter works at once).
+TAB_TABLES = {"cases": "#cases-table", "consultations": "#consultations-table",
+              "runs": "#runs-table", "studies": "#studies-table", "baseline": "#baseline-table"}
+
+
+def _verdict(correct: int | None) -> Text:
+    return {1: Text("correct", style="green"), 0: Text("wrong", style="red")}.get(
+        correct, Text("—", style="dim"))  # type: ignore[arg-type]
+
+
+class HomeScreen(BedsideScreen):
+    """Tabs: Cases, Consultations, Runs, Studies, Baseline."""
+
+    HELP = ("The Cases tab lists the case library; the three boxes above it filter by "
+            "specialty, language and source (choose the top line again to show all). "
+            "'Next unseen' picks a case you have not played among those the filters show, "
+            "in an order of its own for each physician, and hides its identity until the end.")
+
+    BINDINGS = [
+        Binding("p", "play", "Play case"),
+        Binding("n", "next_unseen", "Next unseen"),
+        Binding("w", "live", "Watch runs"),
+        Binding("f5", "refresh", "Refresh"),
+        # Not in the footer (it is full at 80 columns); the tab hints and help list them.
+        Binding("r", "results", "Results", show=False),
+        Binding("a", "analysis", "Analysis", show=False),
+        Binding("s", "new_study", "New study", show=False),
+        Binding("1", "tab('cases')", "Cases", show=False),
+        Binding("2", "tab('consultations')", "Consultations", show=False),
+        Binding("3", "tab('runs')", "Runs", show=False),
+        Binding("4", "tab('studies')", "Studies", show=False),
+        Binding("5", "tab('baseline')", "Baseline", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.cases: list[Case] = []
+        self.shown_cases: list[Case] = []
+        self.loaded = False
+
+    def compose(self) -> ComposeResult:
+        """Header, the five tabs, footer with key hints."""
+        yield Header()
+        with TabbedContent(id="tabs"):
+            with TabPane("Cases", id="cases"):
+                with Vertical():
+                    with Horizontal(id="case-filters"):
+                        for name in FILTERS:
+                            # The prompt is what shows while no value is chosen ("any").
+                            yield Select[str]([], prompt=f"Any {name}",
+                                              id=f"filter-{name}", compact=True,
+                                              tooltip=f"Show only cases of this {name}")
+                        yield Input(placeholder="Title or id…", id="filter-text",
+                                    tooltip="Show only cases whose title or id contains this")
+                    yield DataTable(id="cases-table", cursor_type="row", zebra_stripes=True)
+                    yield Static(Text("Enter or p: play this case as doctor · n: a case you "
+                                      "have not seen among those shown (identity hidden)"),
+                                 classes="hint")
+            with TabPane("Consultations", id="consultations"):
+                yield DataTable(id="consultations-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Enter: open the transcript · r: results table · "
+                                  "physicians are listed as human:NAME"), classes="hint")
+            with TabPane("Runs", id="runs"):
+                yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Enter: watch this run · w: live runs (start a batch there)"
+                                  " · r: results table"), classes="hint")
+            with TabPane("Studies", id="studies"):
+                yield DataTable(id="studies-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Enter: rate this study · s: new study · a: agreement "
+                                  "analysis of this study"), classes="hint")
+            with TabPane("Baseline", id="baseline"):
+                yield DataTable(id="baseline-table", cursor_type="row", zebra_stripes=True)
+                yield Static(Text("Finished consultations per doctor; physicians are "
+                                  "human:NAME. CI: Wilson 95 %. r: full results table"),
+                             classes="hint")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        """Paint at once; the store and the library load right after, off the event loop."""
+        self.load_cases()
+
+    def on_screen_resume(self) -> None:
+        """Coming back from a consultation: show what changed."""
+        if self.loaded:
+            self.refresh_db_tables()
+
+    @work(exclusive=True, group="load-cases", exit_on_error=False)
+    async def load_cases(self) -> None:
+        """Load the store and the library, then fill every tab; errors go to show_error."""
+        from tui.app.services import USER_ERRORS
+
+        try:
+            await self.bedside.preload()
+            self.refresh_db_tables()
+            self.loaded = True
+            self.cases = await self.bedside.library()
+        except USER_ERRORS as err:
+            self.bedside.show_error(err)
+            return
+        for name in FILTERS:
+            values = sorted({getattr(c, name) for c in self.cases})
+            self.query_one(f"#filter-{name}", Select).set_options(
+                [(literal(v), v) for v in values])
+        self.apply_filters()
+
+    def chosen_filters(self) -> dict[str, str]:
+        """The filter values chosen above the case table (specialty, language, source)."""
+        chosen = {}
+        for name in FILTERS:
+            value = self.query_one(f"#filter-{name}", Select).value
+            if isinstance(value, str):
+                chosen[name] = value
+        return chosen
+
+    def apply_filters(self) -> None:
+        """Show only the cases that match every chosen filter and the search text."""
+        chosen = self.chosen_filters()
+        text = self.query_one("#filter-text", Input).value.strip().lower()
+        self.shown_cases = [
+            c for c in self.cases
+            if all(getattr(c, k) == v for k, v in chosen.items())
+            and (not text or text in c.id.lower() or text in c.title.lower())]
+        fill(self.query_one("#cases-table", DataTable),
+             # The long title goes last, so a narrow terminal cuts the title, not the rest.
+             ("ID", "Specialty", "Lang", "Source", "Title"),
+             ((c.id, (c.id, c.specialty, c.language, c.source, c.title))
+              for c in self.shown_cases))
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """A filter changed."""
+        self.apply_filters()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The search text changed."""
+        if event.input.id == "filter-text":
+            self.apply_filters()
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """Focus the tab's table, so Enter and the arrow keys work on it straight away."""
+        selector = TAB_TABLES.get(event.pane.id or "")
+        if selector is not None:
+            self.query_one(selector, DataTable).focus()
+
+    def refresh_db_tables(self) -> None:
+        """Re-read consultations, runs, studies and the baseline."""
+        db = self.bedside.db
+        fill(self.query_one("#consultations-table", DataTable),
+             ("Case", "Doctor", "Status", "Verdict", "Turns", "Tests", "Cost $", "Started"),
+             ((r["id"], (r["case_id"], r["doctor"], r["status"], _verdict(r["correct"]),
+                         r["doctor_turns"], r["tests_ordered"], r["cost_usd"],
+                         (r["started_at"] or "")[:16].replace("T", " ")))
+              for r in queries.consultation_rows(db)))
+        fill(self.query_one("#runs-table", DataTable),
+             ("Run", "Created", "Status", "Planned", "Started", "Finished", "Failed",
+              "Cancelled", "Running", "Other"),
+             ((r["id"], (r["name"], (r["created_at"] or "")[:16].replace("T", " "),
+                         r["status"], queries.planned_size(db, r["id"]), r["consultations"],
+                         r["finished"], r["failed"], r["cancelled"], r["running"],
+                         r["other"]))
+              for r in queries.run_rows(db)))
+        fill(self.query_one("#studies-table", DataTable),
+             ("Study", "Created", "Assignments", "Done"),
+             ((r["id"], (r["name"], (r["created_at"] or "")[:10], r["assignments"],
+                         r["done"] or 0)) for r in queries.study_rows(db)))
+        fill(self.query_one("#baseline-table", DataTable),
+             ("Doctor", "N", "Correct", "Accuracy", "95 % CI", "Turns", "Tests", "Minutes"),
+             ((b.doctor, (b.doctor, b.n, b.correct, f"{b.accuracy:.0%}",
+                          f"{b.ci_low:.0%}–{b.ci_high:.0%}", b.mean_turns, b.mean_tests,
+                          b.mean_minutes))
+              for b in sorted(queries.baseline(db, humans_only=False),
+                              key=lambda b: (not b.doctor.startswith("human:"), b.doctor))))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a double click) on a row opens it."""
+        key = event.row_key.value
+        table_id = event.data_table.id
+        if key is None:
+            return
+        if table_id == "cases-table":
+            self.bedside.ask_play(key)
+        elif table_id == "consultations-table":
+            self.bedside.open_transcript(key)
+        elif table_id == "runs-table":
+            self.bedside.open_live(run_id=key)
+        elif table_id == "studies-table":
+            self.bedside.open_study(key)
+
+    def action_play(self) -> None:
+        """Play the selected case."""
+        key = selected_key(self.query_one("#cases-table", DataTable))
+        if key is None:
+            self.notify("Choose a case in the Cases tab first.", severity="warning")
+            return
+        self.bedside.ask_play(key)
+
+    def action_next_unseen(self) -> None:
+        """Play the next case this physician has not seen (within the filters), hidden."""
+        self.bedside.ask_play(None, self.chosen_filters())
+
+    def action_live(self) -> None:
+        """Open the live runs screen."""
+        self.bedside.open_live(run_id=None)
+
+    def action_results(self) -> None:
+        """Open the results table."""
+        self.bedside.open_results()
+
+    def action_analysis(self) -> None:
+        """Open the agreement analysis (of the selected study, on the Studies tab)."""
+        study = None
+        if self.query_one(TabbedContent).active == "studies":
+            study = selected_key(self.query_one("#studies-table", DataTable))
+        self.bedside.open_analysis(study)
+
+    def action_new_study(self) -> None:
+        """Open the new-study form."""
+        self.bedside.ask_new_study()
+
+    def action_refresh(self) -> None:
+        """Re-read everything (the worker shows any error)."""
+        self.load_cases()
+
+    def action_tab(self, tab: str) -> None:
+        """Switch tab by number key."""
+        self.query_one(TabbedContent).active = tab

@@ -1,0 +1,277 @@
+"""Play as doctor: a physician interviews the simulated patient, orders tests, diagnoses.
+
+The consultation runs in the engine (`core.engine.run_consultation`) with a human doctor
+whose turns come from this screen; every event goes to the database recorder at once, so a
+session is stored turn by turn (with time per turn) as doctor `human:NAME`. The worker runs
+on the App; leaving the screen (after a yes to "leave?") cancels the consultation, which is
+stored as cancelled. The patient and examiner are the offline retrieval agents unless the
+setup form named models.
+
+Must not import at module level: core.engine, litellm (loaded when the session starts).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.widgets import Button, Header, Input, Static
+
+from core.case import Case
+from core.events import Event, TokenDelta, TurnCompleted, TurnStarted
+from core.ids import new_id
+from tui.app.screens.base import BedsideScreen
+from tui.app.screens.forms import DiagnosisForm, DiagnosisScreen, PlaySetup
+from tui.app.widgets.confirm import ConfirmScreen
+from tui.app.widgets.footer import KeyFooter
+from tui.app.widgets.literal import literal, sanitize
+from tui.app.widgets.test_completion import TestOrderInput
+from tui.app.widgets.transcript_view import Outcome, TranscriptView, render_outcome
+
+
+
+class ScreenSink:
+    """Event sink forwarding engine events to the play screen (same event loop)."""
+
+    def __init__(self, screen: PlayScreen) -> None:
+        self.screen = screen
+
+    def emit(self, event: Event) -> None:
+        """Hand the event to the screen (never raises)."""
+        try:
+            self.screen.on_engine_event(event)
+        except Exception as err:  # a display problem must never stop the consultation
+            self.screen.log.error(repr(err))
+
+
+class PlayScreen(BedsideScreen):
+    """The physician's consultation screen."""
+
+    BINDINGS = [
+        # Priority: Input has its own Ctrl+D; these must work while typing.
+        Binding("ctrl+d", "diagnose", "Diagnose", priority=True),
+        Binding("ctrl+t", "focus_order", "Order test", priority=True),
+        Binding("ctrl+o", "focus_ask", "Ask patient", priority=True),
+        Binding("escape", "leave", "Leave"),
+    ]
+    LEAVE_QUESTION = ("Leave this consultation? It ends here and is stored as cancelled; "
+                      "you cannot come back to it.")
+
+    def __init__(self, case: Case, setup: PlaySetup, *, hidden: bool) -> None:
+        super().__init__()
+        self.case, self.setup, self.hidden = case, setup, hidden
+        self.consultation_id = new_id("hum-")
+        self.actions: asyncio.Queue[str | DiagnosisForm] = asyncio.Queue()
+        self.turns_used = 0
+        self.waiting = False
+        self.finished = False
+        self.cancel_event = asyncio.Event()
+        self.started = 0.0  # set from the app's clock on mount
+        self.outcome: Outcome | None = None
+
+    def compose(self) -> ComposeResult:
+        """Status line, objective, transcript, inputs, footer."""
+        yield Header()
+        yield Static(id="play-status")
+        yield Static(literal(self.case.objective), id="play-objective")
+        yield TranscriptView(id="play-transcript")
+        with Horizontal(id="play-inputs"):
+            yield Input(placeholder="Ask the patient… (Enter)", id="ask")
+            yield Button("Ask", id="ask-btn")
+        with Horizontal(id="play-inputs-2", classes="play-inputs"):
+            yield TestOrderInput(placeholder="Order tests, comma-separated (→ completes)",
+                                 id="order")
+            yield Button("Order", id="order-btn")
+            yield Button("Diagnose…", id="diagnose-btn", variant="success")
+        yield Static(id="play-reveal")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        """Start the clock and the consultation (as a worker on the App)."""
+        self.started = self.bedside.clock()
+        self.query_one("#play-reveal").display = False
+        self.set_interval(1.0, self.update_status)
+        self.update_status()
+        self.query_one("#ask", Input).focus()
+        self.bedside.run_worker(self.consult(), group="play", exit_on_error=False,
+                                name=f"play {self.consultation_id}")
+
+    # -- status ---------------------------------------------------------------------------
+    def update_status(self) -> None:
+        """Turns used of the budget, elapsed time, then the case (or 'hidden').
+
+        The budget and the clock come first so they are never the part cut off; the line
+        wraps (the title may be long) rather than hiding anything.
+        """
+        if not self.is_attached:  # the engine's last call may come after the screen left
+            return
+        elapsed = int(self.bedside.clock() - self.started)
+        case = "hidden until the end" if self.hidden and not self.finished else \
+            f"{self.case.id} — {self.case.title}"
+        left = self.setup.budget - self.turns_used
+        line = Text()
+        line.append(f"Turn {self.turns_used}/{self.setup.budget}", style="bold")
+        line.append(f" ({left} left)" if not self.finished else " (ended)")
+        line.append(f" · {elapsed // 60:02d}:{elapsed % 60:02d}")
+        if left == 1 and not self.finished:
+            line.append(" · last turn!", style="bold red")
+        if not self.finished:
+            line.append(" · your turn" if self.waiting else " · waiting for the reply…",
+                        style="italic")
+        line.append(" · Case: ", style="bold")
+        line.append(sanitize(case))
+        self.query_one("#play-status", Static).update(line)
+
+    # -- the engine side ------------------------------------------------------------------
+    async def next_action(self, *_: Any, **__: Any) -> str | DiagnosisForm:
+        """Awaited by the human doctor agent: the physician's next question, order or diagnosis."""
+        self.waiting = True
+        self.started_turn = self.bedside.clock()
+        self.update_status()
+        try:
+            return await self.actions.get()
+        finally:
+            self.waiting = False
+            self.update_status()
+
+    def on_engine_event(self, event: Event) -> None:
+        """Show completed turns (and a model patient's reply as it streams); count turns."""
+        view = self.query_one(TranscriptView)
+        if isinstance(event, TurnCompleted):
+            view.add_turn(event.turn)
+            if str(event.turn.role) == "doctor" and event.turn.doctor_turn:
+                self.turns_used = max(self.turns_used, event.turn.doctor_turn)
+                self.update_status()
+        elif isinstance(event, TurnStarted):
+            view.end_stream()
+        elif isinstance(event, TokenDelta):
+            view.show_stream(str(event.role), view.stream_text + event.text)
+
+    async def consult(self) -> None:
+        """Run the consultation through the engine, then reveal the truth and verdict."""
+        from tui.app.engine_bridge import run_human
+
+        try:
+            await run_human(self.bedside, self.case, self.setup,
+                            consultation_id=self.consultation_id, sink=ScreenSink(self),
+                            next_action=self.next_action, cancel_event=self.cancel_event)
+        except Exception as err:
+            self.bedside.show_error(err)
+        finally:
+            if self.is_attached:
+                self.reveal()
+
+    def reveal(self) -> None:
+        """The consultation is over: show the truth and the verdict from the database."""
+        from db.consultations import get_consultation
+        from tui.app.services import USER_ERRORS
+
+        self.finished = True
+        # The inputs go away (room for the transcript and the verdict at 80x24), and so do
+        # their keys from the footer (check_action).
+        for widget in self.query("#play-inputs, #play-inputs-2"):
+            widget.display = False
+        self.refresh_bindings()
+        started = True
+        try:
+            row = get_consultation(self.bedside.db, self.consultation_id)
+        except USER_ERRORS:  # it never started (the error was shown): reveal nothing
+            started = False
+            row = {"end_reason": "not started", "diagnosis": None, "correct": None,
+                   "status": "not started", "error": None}
+        self.outcome = Outcome(end_reason=row["end_reason"], diagnosis=row["diagnosis"],
+                               correct=None if row["correct"] is None else bool(row["correct"]),
+                               truth=self.case.truth.diagnosis if started else None,
+                               status=row["status"],
+                               error=row.get("error"))
+        reveal = self.query_one("#play-reveal", Static)
+        text = render_outcome(self.outcome)
+        text.append("\nEscape: back to the case library", style="dim")
+        reveal.update(text)
+        reveal.display = True
+        self.update_status()
+
+    # -- the physician side ---------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Once the consultation is over, only Leave (and the app's keys) remain."""
+        if self.finished and action in ("diagnose", "focus_order", "focus_ask"):
+            return False
+        return True
+
+    def _send(self, action: str | DiagnosisForm) -> bool:
+        if self.finished:
+            return False
+        if not self.waiting:
+            self.notify("Please wait for the answer.", severity="warning")
+            return False
+        self.actions.put_nowait(action)
+        return True
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter in a field asks or orders."""
+        if event.input.id == "ask":
+            self.ask()
+        elif event.input.id == "order":
+            self.order()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Buttons do the same as Enter and Ctrl+D."""
+        {"ask-btn": self.ask, "order-btn": self.order,
+         "diagnose-btn": self.action_diagnose}.get(event.button.id or "", lambda: None)()
+
+    def ask(self) -> None:
+        """Send the question to the patient."""
+        box = self.query_one("#ask", Input)
+        if box.value.strip() and self._send(box.value.strip()):
+            box.value = ""
+
+    def order(self) -> None:
+        """Order the test(s) typed."""
+        box = self.query_one("#order", Input)
+        if box.value.strip() and self._send("REQUEST TEST: " + box.value.strip()):
+            box.value = ""
+
+    def action_diagnose(self) -> None:
+        """Open the diagnosis form; committing ends the consultation."""
+        if self.finished:
+            return
+
+        def done(form: DiagnosisForm | None) -> None:
+            if form is not None:
+                self._send(form)
+
+        self.app.push_screen(DiagnosisScreen(), done)
+
+    def action_focus_order(self) -> None:
+        """Jump to the test order field."""
+        self.query_one("#order", Input).focus()
+
+    def action_focus_ask(self) -> None:
+        """Jump to the question field."""
+        self.query_one("#ask", Input).focus()
+
+    def action_leave(self) -> None:
+        """Leave: at once when the consultation is over, else after the physician confirms."""
+        if self.finished:
+            self.app.pop_screen()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.leave_now()
+
+        self.app.push_screen(ConfirmScreen(self.LEAVE_QUESTION, yes="Leave", no="Stay"),
+                             answered)
+
+    def leave_now(self) -> None:
+        """Cancel an unfinished consultation (stored as cancelled) and go back."""
+        if not self.finished:
+            self.cancel_event.set()
+            self.bedside.workers.cancel_group(self.bedside, "play")
+            self.notify("Consultation cancelled; it is stored as cancelled.")
+        if self.is_current:
+            self.app.pop_screen()

@@ -1,0 +1,210 @@
+"""The transcript view: one block per turn, each role in its own style, results as tables.
+
+Attributes down: a screen hands turns (core.transcript.Turn) and an outcome to this widget;
+it never reads the database or calls a model. Every piece of turn text is untrusted and is
+rendered through `tui.app.widgets.literal` (never parsed as markup).
+
+Must not import: db, core.engine, litellm.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from core.transcript import Turn
+from tui.app.widgets.literal import literal, sanitize
+
+ROLE_LABELS = {"doctor": "Doctor", "patient": "Patient", "examiner": "Examiner",
+               "moderator": "Moderator", "system": "System"}
+ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": "bold #ffaf5f",
+               "moderator": "bold #d787ff", "system": "bold #a8a8a8"}
+
+
+def result_rows(content: str) -> list[tuple[str, str]]:
+    """Split an examiner's report into (test, result) rows; [] when it is not line-structured.
+
+    Each line `Name: value` becomes a row; indentation (panel → analyte) is kept in the name.
+    A report with fewer than one `name: value` line is not a table.
+    """
+    rows: list[tuple[str, str]] = []
+    for raw in content.splitlines():
+        if not raw.strip():
+            continue
+        name, sep, value = raw.partition(":")
+        if not sep or len(name.strip()) > 60:
+            if rows:  # a continuation line of the previous value
+                rows[-1] = (rows[-1][0], f"{rows[-1][1]} {raw.strip()}".strip())
+                continue
+            return []
+        indent = len(name) - len(name.lstrip())
+        rows.append((" " * indent + name.strip(" -*•"), value.strip()))
+    return rows
+
+
+def result_table(content: str) -> Table | None:
+    """A two-column table of test results, or None when the text has no such structure."""
+    rows = result_rows(content)
+    if not rows:
+        return None
+    table = Table(show_header=True, header_style="bold", expand=True, show_edge=False,
+                  pad_edge=False)
+    table.add_column("Test", ratio=1, overflow="fold")
+    table.add_column("Result", ratio=2, overflow="fold")
+    for name, value in rows:
+        table.add_row(literal(name), literal(value))
+    return table
+
+
+def turn_header(turn: Turn) -> Text:
+    """The one-line heading of a turn: role, doctor-turn number, kind, latency."""
+    role = str(turn.role)
+    head = literal(ROLE_LABELS.get(role, role.title()), style=ROLE_STYLES.get(role, "bold"))
+    bits = []
+    if turn.doctor_turn:
+        bits.append(f"turn {turn.doctor_turn}")
+    if turn.kind and turn.kind != "message":
+        bits.append(turn.kind.replace("_", " "))
+    if turn.tests:
+        bits.append("tests: " + ", ".join(sanitize(t) for t in turn.tests))
+    if turn.latency_ms is not None:
+        bits.append(f"{turn.latency_ms / 1000:.1f} s")
+    if bits:
+        head.append(sanitize("  " + " · ".join(bits)), style="dim")
+    return head
+
+
+def render_turn(turn: Turn) -> RenderableType:
+    """Heading plus body; examiner results become a table when they are line-structured."""
+    body: RenderableType | None = None
+    if str(turn.role) == "examiner" and turn.kind in ("result", "message", "answer"):
+        body = result_table(turn.content)
+    return Group(turn_header(turn), body if body is not None else literal(turn.content))
+
+
+@dataclass
+class Outcome:
+    """How a consultation ended, as shown below its transcript."""
+
+    end_reason: str | None = None
+    diagnosis: str | None = None
+    correct: bool | None = None
+    truth: str | None = None
+    status: str | None = None
+    error: str | None = None
+
+
+def render_outcome(o: Outcome) -> Text:
+    """The end reason, the diagnosis and the verdict, all literal."""
+    out = Text()
+    out.append("Ended: ", style="bold")
+    out.append(sanitize(o.end_reason or o.status or "in progress"))
+    if o.error:
+        out.append("  (" + sanitize(o.error) + ")", style="italic")
+    out.append("\nDiagnosis: ", style="bold")
+    out.append(sanitize(o.diagnosis) or "none given")
+    if o.truth:
+        out.append("\nTruth: ", style="bold")
+        out.append(sanitize(o.truth))
+    out.append("\nVerdict: ", style="bold")
+    text, style = verdict_words(o)
+    out.append(text, style=style)
+    return out
+
+
+def verdict_words(o: Outcome) -> tuple[str, str]:
+    """The verdict as the results table scores it, and its style.
+
+    Only finished consultations are scored; among them no diagnosis counts as wrong, and a
+    diagnosis no moderator could judge is 'undecided' (counted apart from the accuracy).
+    """
+    if o.correct is True:
+        return "correct", "bold green"
+    if o.correct is False:
+        return "incorrect", "bold red"
+    if o.status in (None, "running"):
+        return "in progress", "dim"
+    if o.status != "finished":
+        return f"not scored ({sanitize(o.status)})", "bold yellow"
+    if not (o.diagnosis or "").strip():
+        return "no diagnosis (counts as wrong)", "bold red"
+    return "undecided (no moderator could judge the diagnosis)", "bold yellow"
+
+
+class TurnBlock(Static):
+    """One turn of the transcript."""
+
+    def __init__(self, turn: Turn) -> None:
+        super().__init__(render_turn(turn), classes=f"turn role-{turn.role}")
+        self.turn = turn
+
+
+class TranscriptView(VerticalScroll):
+    """A scrolling transcript; follows new turns only while the reader is at the bottom."""
+
+    DEFAULT_CSS = """
+    TranscriptView { height: 1fr; }
+    """
+
+    def __init__(self, turns: list[Turn] | None = None, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._initial = list(turns or [])
+        self._streaming: Static | None = None
+        self._stream_text = ""
+
+    def on_mount(self) -> None:
+        """Show the turns given at construction."""
+        if self._initial:
+            self.mount_all([TurnBlock(t) for t in self._initial])
+
+    @property
+    def stream_text(self) -> str:
+        """The text of the turn in progress shown so far ('' when none)."""
+        return self._stream_text
+
+    @property
+    def turn_count(self) -> int:
+        """How many completed turns are shown."""
+        return len(self.query(TurnBlock))
+
+    def _at_bottom(self) -> bool:
+        return self.scroll_y >= self.max_scroll_y - 1
+
+    def set_turns(self, turns: list[Turn]) -> None:
+        """Replace everything shown by these turns."""
+        self.remove_children()
+        self._streaming = None
+        self.mount_all([TurnBlock(t) for t in turns])
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def add_turn(self, turn: Turn) -> None:
+        """Append a completed turn (replacing any streamed text for it)."""
+        follow = self._at_bottom()
+        self.end_stream()
+        self.mount(TurnBlock(turn))
+        if follow:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+    def show_stream(self, role: str, text: str) -> None:
+        """Show the text streamed so far of the turn in progress (created on first call)."""
+        follow = self._at_bottom()
+        if self._streaming is None:
+            self._streaming = Static(classes=f"turn streaming role-{role}")
+            self.mount(self._streaming)
+        self._stream_text = text
+        head = literal(ROLE_LABELS.get(role, role) + " …", style=ROLE_STYLES.get(role, "bold"))
+        self._streaming.update(Group(head, literal(text)))
+        if follow:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+    def end_stream(self) -> None:
+        """Drop the in-progress block (its completed turn is about to be added)."""
+        if self._streaming is not None:
+            self._streaming.remove()
+            self._streaming = None
+            self._stream_text = ""

@@ -1,0 +1,80 @@
+"""`bedside results`: the results table (accuracy with 95 % CI, no-diagnosis count, turns,
+tests, tokens, cost, entity F1, pathway means, report score, patient ratings), grouped by
+model, case source, specialty or language, one row per doctor within each group, humans and
+models side by side, one-step (upper-bound) rows apart. `--per-consultation` prints one row
+per consultation instead. Headless.
+
+Missing or stale offline metrics of finished consultations (e.g. after the real case of an
+imported transcript was imported) are computed and stored first — they are deterministic
+and cheap; `--recompute` redoes them all, `--no-compute` shows only what is stored.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from core.metrics.names import CONSULTATION_FIELDS, GROUPINGS, result_fields
+from tui.text.results_table import format_consultations, format_table
+
+def register(sub: argparse._SubParsersAction,
+             add_db: Callable[[argparse.ArgumentParser], None]) -> None:
+    """Add `bedside results` to the command line."""
+    p = sub.add_parser("results", help="results table: accuracy with 95%% CI and all metrics")
+    p.add_argument("--by", choices=GROUPINGS, default="model",
+                   help="group rows by doctor model, case source, specialty or language "
+                   "(one row per doctor within each group)")
+    p.add_argument("--per-consultation", action="store_true",
+                   help="one row per consultation with every metric instead of the table")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print JSON (every field)")
+    out.add_argument("--csv", action="store_true", help="print CSV (every field)")
+    p.add_argument("--run", metavar="ID", default=None, help="only this run")
+    compute = p.add_mutually_exclusive_group()
+    compute.add_argument("--no-compute", action="store_true",
+                         help="do not compute missing offline metrics first")
+    compute.add_argument("--recompute", action="store_true",
+                         help="recompute every offline metric (stale ones are recomputed "
+                         "anyway when a case changed)")
+    add_db(p)
+    p.set_defaults(func=results)
+
+
+def results(args: argparse.Namespace) -> int:
+    """Print the results table; exit 0 (an empty store prints an empty table)."""
+    from db.connection import open_db
+    from db.metrics import compute_offline, consultation_table, results_table
+
+    db = open_db(getattr(args, "db", None))
+    if args.run:
+        from db.runs import get_run
+
+        args.run = get_run(db, args.run)["id"]  # NotFoundError → one line on stderr
+    if not args.no_compute:
+        compute_offline(db, run_id=args.run, recompute=args.recompute)
+    if args.per_consultation:
+        rows = consultation_table(db, run_id=args.run)
+        fields: tuple[str, ...] = CONSULTATION_FIELDS
+    else:
+        rows = results_table(db, by=args.by, run_id=args.run)
+        fields = result_fields(args.by)
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    elif args.csv:
+        write_csv(rows, fields)
+    elif args.per_consultation:
+        print(format_consultations(rows))
+    else:
+        print(format_table(rows, args.by))
+    return 0
+
+
+def write_csv(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> None:
+    """CSV with a header (also for no rows)."""
+    writer = csv.DictWriter(sys.stdout, fieldnames=list(fields), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)

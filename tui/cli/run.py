@@ -1,0 +1,249 @@
+"""`bedside run`: run cases × configurations as a resumable batch and print a summary.
+
+Headless: a plain progress line on stderr, the summary table (or JSON) on stdout. The run
+itself (create or resume, execute, final status, results) is `db.batch_runs`, shared with
+the app; this module parses and checks the options and prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import signal
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from core.errors import InputError
+
+MAX_CONCURRENCY = 256
+
+
+def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> None:
+    """Add `bedside run`."""
+    p = sub.add_parser("run", help="run consultations as a batch (offline by default)",
+                       description="Run cases x configurations. With no options, every "
+                       "bundled case offline: scripted doctor, retrieval patient and "
+                       "examiner, exact-match moderator.")
+    _agent_options(p)
+    _model_options(p)
+    _run_options(p)
+    add_db(p)
+    p.set_defaults(func=run)
+
+
+def _agent_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--cases", metavar="SPEC",
+                   help="comma-separated case ids (wildcards ok), sources, specialties or "
+                   "languages, e.g. 'cardiology,es' or 'card-*'")
+    p.add_argument("--limit", type=int, metavar="N", help="run at most N cases")
+    p.add_argument("--doctor", action="append", metavar="AGENT",
+                   help="scripted (default) or a model string; repeat for several doctors "
+                   "(a human doctor plays in the app)")
+    p.add_argument("--patient", default="retrieval", metavar="AGENT",
+                   help="retrieval (default) or a model string")
+    p.add_argument("--examiner", default="retrieval", metavar="AGENT",
+                   help="retrieval (default) or a model string")
+    p.add_argument("--moderator", default="exact", metavar="AGENTS",
+                   help="exact (default), a model string, or both comma-separated")
+
+
+def _model_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--api-base", metavar="URL", help="OpenAI-compatible server for models")
+    p.add_argument("--api-key-env", metavar="VAR",
+                   help="environment variable holding the API key (the key is never stored)")
+    p.add_argument("--temperature", type=float, default=0.0, help="0 to 2 (default 0)")
+    p.add_argument("--max-tokens", type=int, default=512, help="reply limit (default 512)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds per model call")
+    p.add_argument("--retries", type=int, default=3, help="0 to 10 (default 3)")
+    p.add_argument("--seed", type=int, default=0)
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--max-turns", type=int, default=20,
+                   help="doctor turn budget, 1 to 200 (default 20)")
+    p.add_argument("--final-report", action="store_true",
+                   help="ask the doctor for a structured final report")
+    p.add_argument("--one-step", action="store_true",
+                   help="also give each model doctor every case whole, answered in one turn "
+                   "(the upper bound), stored in the same run")
+    p.add_argument("--concurrency", type=int, default=None,
+                   help=f"consultations at once, 1 to {MAX_CONCURRENCY} (default 8; on "
+                   "--resume, the run's own)")
+    p.add_argument("--model-limit", action="append", metavar="MODEL=N", default=[],
+                   help="at most N concurrent consultations using MODEL (repeatable)")
+    p.add_argument("--resume", metavar="RUN", help="resume an interrupted run by id or name")
+    p.add_argument("--retry-failed", action="store_true",
+                   help="with --resume: also redo the run's failed consultations")
+    p.add_argument("--name", help="a name for the run")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def _model_limits(items: list[str]) -> dict[str, int]:
+    out = {}
+    for item in items:
+        model, _, n = item.rpartition("=")
+        if not model or not n.isdigit() or int(n) < 1:
+            raise InputError(f"expected MODEL=N with N at least 1, got '{item}'",
+                             field="--model-limit")
+        out[model] = int(n)
+    return out
+
+
+def check_options(args: argparse.Namespace) -> None:
+    """Reject out-of-range or contradictory options with one line naming the option."""
+    from core.config import AgentSpec, ConsultationConfig, check_value
+
+    if args.concurrency is not None and not 1 <= args.concurrency <= MAX_CONCURRENCY:
+        raise InputError(f"must be from 1 to {MAX_CONCURRENCY} (got {args.concurrency})",
+                         field="--concurrency")
+    if args.limit is not None and args.limit < 1:
+        raise InputError(f"must be at least 1 (got {args.limit})", field="--limit")
+    for name in ("temperature", "max_tokens", "timeout", "retries"):
+        check_value(AgentSpec, name, getattr(args, name), "--" + name.replace("_", "-"))
+    check_value(ConsultationConfig, "max_turns", args.max_turns, "--max-turns")
+    if any(d.strip().split(":")[0] == "human" for d in args.doctor or []):
+        raise InputError("a human doctor cannot play in a batch: play as doctor in the app "
+                         "(run `bedside` and press p)", field="--doctor")
+    if args.retry_failed and not args.resume:
+        raise InputError("only applies to a resumed run: add --resume RUN",
+                         field="--retry-failed")
+    if args.resume and (args.one_step or args.doctor):
+        raise InputError("a resumed run keeps its own configuration; start a new run to "
+                         "change it", field="--resume")
+
+
+def _configs(args: argparse.Namespace) -> list[Any]:
+    from core.config import parse_config
+
+    params = {"api_base": args.api_base, "api_key_env": args.api_key_env,
+              "temperature": args.temperature, "max_tokens": args.max_tokens,
+              "timeout": args.timeout, "retries": args.retries, "seed": args.seed}
+    params = {k: v for k, v in params.items() if v is not None}
+    configs = [parse_config(doctor, args.patient, args.examiner, args.moderator,
+                            params=params, max_turns=args.max_turns, seed=args.seed,
+                            final_report=args.final_report)
+               for doctor in (args.doctor or ["scripted"])]
+    if args.one_step and not any(c.doctor.kind == "llm" for c in configs):
+        raise InputError("needs a model doctor (e.g. --doctor openai/gpt-4o-mini); the "
+                         "scripted doctor has no one-step mode", field="--one-step")
+    return configs
+
+
+class _Progress:
+    """A one-line progress bar on stderr (a line per consultation when not a terminal)."""
+
+    def __init__(self, total: int) -> None:
+        self.total, self.done, self.failed = total, 0, 0
+        self.tty = sys.stderr.isatty()
+        self.start = time.monotonic()
+
+    def __call__(self, done: int, total: int, outcome: Any = None) -> None:
+        self.done, self.total = done, total
+        if outcome is not None and outcome.status in ("failed", "cancelled"):
+            self.failed += 1
+        width = 30
+        filled = int(width * done / total) if total else width
+        line = (f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  failed "
+                f"{self.failed}  {time.monotonic() - self.start:5.1f}s")
+        if self.tty:
+            print("\r" + line, end="", file=sys.stderr, flush=True)
+        elif done == total or done % max(1, total // 10) == 0:
+            print(line, file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        """End the progress line."""
+        if self.tty:
+            print(file=sys.stderr)
+
+
+def _new_spec(db: Any, args: argparse.Namespace) -> Any:
+    from core.caseio import load_bundled_cases
+    from core.selection import select_cases
+    from db import batch_runs
+    from db.cases import list_cases
+
+    library = {c.id: c for c in list_cases(db)}
+    library.update({c.id: c for c in load_bundled_cases()})  # the bundled files are current
+    cases = select_cases(sorted(library.values(), key=lambda c: c.id), args.cases, args.limit)
+    return batch_runs.create(db, cases, _configs(args), concurrency=args.concurrency or 8,
+                             model_limits=_model_limits(args.model_limit),
+                             one_step=args.one_step, name=args.name, origin="cli")
+
+
+def _resumed_spec(db: Any, args: argparse.Namespace) -> Any:
+    from core.caseio import load_bundled_cases
+    from db import batch_runs
+
+    spec = batch_runs.resume(db, args.resume, library=load_bundled_cases())
+    if spec.abandoned:
+        print(f"resuming {spec.run_id}: {spec.abandoned} interrupted consultation(s) will be "
+              "redone", file=sys.stderr)
+    if spec.changed_cases:
+        print(f"bedside: warning: {len(spec.changed_cases)} case(s) changed since the run "
+              f"began ({', '.join(spec.changed_cases[:5])}); each consultation records the "
+              "content hash it was played on", file=sys.stderr)
+    return spec
+
+
+async def _execute(db: Any, spec: Any, args: argparse.Namespace, progress: _Progress) -> None:
+    """The batch; Ctrl+C and SIGTERM cancel it (the run is marked interrupted)."""
+    from core.llm import LLMClient
+    from db import batch_runs
+
+    task = asyncio.current_task()
+    loop = asyncio.get_running_loop()
+    # The signals reach the batch as a callback of the event loop, never as an exception
+    # raised wherever the interpreter happens to be, so shutdown is orderly (no stray
+    # traceback) however many times Ctrl+C is pressed. SIGINT stays ignored when this
+    # process was started with it ignored (a background job).
+    wanted = [signal.SIGTERM]
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        wanted.append(signal.SIGINT)
+    for sig in wanted:
+        try:
+            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
+        except (NotImplementedError, RuntimeError, ValueError):  # not here / not main thread
+            pass
+
+    # Nobody watches token deltas here (an app attached from another terminal reads
+    # completed turns): whole replies cost litellm about half the CPU of streamed ones.
+    await batch_runs.execute(db, spec, retry_failed=args.retry_failed, progress=progress,
+                             llm=LLMClient(stream=False))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run (or resume) a batch and print its summary."""
+    from db import batch_runs
+    from db.connection import open_db
+
+    check_options(args)
+    limits = _model_limits(args.model_limit)  # checked before anything is written
+    db = open_db(args.db)
+    spec = _resumed_spec(db, args) if args.resume else _new_spec(db, args)
+    if args.resume:  # limits may change on resume (another machine, a rate limit)
+        spec.model_limits = limits or spec.model_limits
+        spec.concurrency = args.concurrency or spec.concurrency
+    progress = _Progress(len(spec.jobs()))
+    try:
+        asyncio.run(_execute(db, spec, args, progress))
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        progress.close()
+        print(f"bedside: interrupted; everything completed is saved. Resume with "
+              f"`bedside run --resume {spec.run_id}`", file=sys.stderr)
+        return 130
+    progress.close()
+    _print_summary(spec.run_id, batch_runs.summarise(db, spec.run_id), args.json)
+    return 0
+
+
+def _print_summary(run_id: str, rows: list[dict[str, Any]], as_json: bool) -> None:
+    from tui.text.results_table import format_table
+
+    if as_json:
+        print(json.dumps({"run_id": run_id, "results": rows}, ensure_ascii=False, indent=2))
+    else:
+        print(f"run {run_id}  (resume or re-run: bedside run --resume {run_id})")
+        print(format_table(rows, "model"))
