@@ -86,7 +86,8 @@ def _answers(case: Any) -> list[tuple[str, str]]:
                                        f"{dx}; {other} ruled out", f"{other} or {dx}",
                                        f"{dx} vs {other}")]
     out += [("near-miss", a) for a in NEAR_MISSES.get(case.id, [])]
-    return list(dict.fromkeys(out))
+    seen: set[str] = set()
+    return [(k, a) for k, a in out if not (a in seen or seen.add(a))]  # each answer once
 
 
 async def _judge_all(cases: list[Any]) -> list[Row]:
