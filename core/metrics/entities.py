@@ -58,20 +58,16 @@ def match_entities(text: str | None, truth: GroundTruth, *,
     """
     truths = truth_entities(truth, icd)
     preds = split_entities(text, [n for t in truths for n in t.written])
-    candidates = []
-    for p in preds:
-        for t in truths:
-            how = link_how(p, t, icd)
-            if how:
-                candidates.append((RANK[how], p, t.label, how))
+    candidates = [(RANK[how], p, t.label, how) for p in preds for t in truths
+                  if (how := link_how(p, t, icd))]
     match = EntityMatch(preds, truths)
     used_p: set[str] = set()
     used_t: set[str] = set()
-    for _, p, t, how in sorted(candidates, key=lambda c: c[0]):
-        if p not in used_p and t not in used_t:
+    for _, p, label, how in sorted(candidates, key=lambda c: c[0]):
+        if p not in used_p and label not in used_t:
             used_p.add(p)
-            used_t.add(t)
-            match.links.append((p, t, how))
+            used_t.add(label)
+            match.links.append((p, label, how))
     return match
 
 
