@@ -17,7 +17,7 @@ from core.agents.base import DoctorState
 from core.agents.human_doctor import HumanDoctor
 from core.agents.llm_agents import LLMExaminer, LLMPatient
 from core.agents.matching import best_for_name, cue_hit, make_entries, normalise
-from core.agents.moderator import ExactModerator, matches, named_diagnosis, parse_yes_no
+from core.agents.moderator import ExactModerator, parse_yes_no
 from core.agents.scripted_doctor import ScriptedDoctor, guess_diagnosis
 from core.agents.templates import PHRASES, lang_key, phrase
 from core.case import Case
@@ -59,47 +59,8 @@ def test_templates_cover_the_required_languages() -> None:
     assert phrase("zh-Hans", "normal") == "正常" and phrase("de", "normal") == "unauffällig"
 
 
-@pytest.mark.parametrize("guess, accepted, ok", [
-    ("inferior STEMI", STEMI, True), ("Acute inferior MI", STEMI, True),
-    ("Inferior ST-elevation myocardial infraction", STEMI, True),  # a typo
-    ("Pulmonary embolism", STEMI, False), ("", STEMI, False),
-    ("PE", ["Acute pulmonary embolism", "pulmonary embolism"], True),
-    ("ischemic stroke", ["acute ischaemic stroke", "ischaemic stroke"], True),
-    ("STEMI", ["ST-elevation myocardial infarction"], True),
-    # negations and inversions
-    ("not myocardial infarction", ["myocardial infarction"], False),
-    ("Pulmonary embolism, ruled out myocardial infarction", ["myocardial infarction"], False),
-    ("Pulmonary embolism, ruled out myocardial infarction", ["pulmonary embolism"], True),
-    ("NSTEMI", ["ST-elevation myocardial infarction", "STEMI"], False),
-    ("Non-ST elevation MI", ["STEMI"], False),
-    ("no evidence of pneumonia", ["pneumonia"], False),
-    ("Myocardial infarction unlikely; pericarditis", ["myocardial infarction"], False),
-    ("MI excluded, pericarditis", ["pericarditis"], True),
-    ("sin gota", ["gota"], False), ("pas de pneumonie", ["pneumonie"], False),
-    ("keine Gicht", ["Gicht"], False), ("排除心肌梗死", ["心肌梗死"], False),
-    ("非ST段抬高型心肌梗死", ["ST段抬高型心肌梗死"], False),
-    # qualifiers that are not negations
-    ("Non-Hodgkin lymphoma", ["non-Hodgkin lymphoma"], True),
-    ("Major depression without psychotic features", ["major depression"], True),
-    ("Gram-negative sepsis", ["sepsis"], True),
-    ("膀胱尿路上皮癌（高级别，非肌层浸润性）", ["膀胱尿路上皮癌"], True),
-    ("非肌层浸润性膀胱尿路上皮癌", ["膀胱尿路上皮癌"], True),  # 非 qualifies, not negates
-    ("无急性阑尾炎", ["急性阑尾炎"], False),
-    # close spelling is word by word: one word of another meaning is another disease
-    ("Anterior ST-elevation myocardial infarction", STEMI, False),
-    ("Guillain-Bare syndrom", ["Guillain-Barré syndrome"], True),
-    # several named: the first one not excluded counts
-    ("Gout vs septic arthritis", ["gout"], True),
-    ("Septic arthritis or gout", ["gout"], False),
-])
-def test_exact_matching_respects_negation_and_lists(guess: str, accepted: list[str],
-                                                    ok: bool) -> None:
-    assert matches(guess, accepted) is ok, guess
-
-
-def test_named_diagnosis_drops_excluded_ones() -> None:
-    assert named_diagnosis("Ruled out MI, pulmonary embolism") == "pulmonary embolism"
-    assert named_diagnosis("no pneumonia") == ""
+# The matcher's verdicts are checked row by row, beside the entity metrics, in
+# tests/test_clinical_text.py (one table for both).
 
 
 def test_exact_moderator_judges_from_its_view() -> None:

@@ -1,21 +1,18 @@
-"""Diagnosis entity metrics: normalisation, splitting, linking, P/R/F1, micro/macro — with the
-negative cases that must not link (NSTEMI for STEMI, negated or contradicted answers)."""
+"""Diagnosis entity metrics: P/R/F1 of a line's entities against every true diagnosis,
+one-to-one, micro/macro. How one entity links to one diagnosis (names, qualifiers, negation,
+ICD-10) is checked row by row, beside the moderator's verdict, in tests/test_clinical_text.py."""
 
 from __future__ import annotations
 
 import pytest
 
 from core.case import GroundTruth
-from core.metrics.entities import (aggregate_entities, entity_metrics, match_entities,
-                                   split_entities)
-from core.metrics.icd import IcdIndex, icd_index
-from core.metrics.textnorm import normalise
+from core.clinical_text import IcdIndex
+from core.metrics.entities import aggregate_entities, entity_metrics, match_entities
 
 TRUTH = GroundTruth(diagnosis="Iron deficiency anaemia", synonyms=["IDA"],
                     other_diagnoses=[{"name": "Coeliac disease", "icd10": ["K90.0"]}],
                     icd10=["D50.9"])
-STEMI = GroundTruth(diagnosis="Inferior ST-elevation myocardial infarction",
-                    synonyms=["inferior STEMI", "STEMI"], icd10=["I21.1"])
 DKA = GroundTruth(diagnosis="Diabetic ketoacidosis", synonyms=["DKA", "ketoacidosis"],
                   icd10=["E10.1"],
                   other_diagnoses=["Type 1 diabetes mellitus (new diagnosis)",
@@ -27,42 +24,10 @@ def hows(text: str, truth: GroundTruth, icd: IcdIndex | None = None) -> list[str
     return [h for _, _, h in match_entities(text, truth, icd=icd).links]
 
 
-def test_normalise_unifies_case_spelling_punctuation_and_abbreviations() -> None:
-    assert normalise("Subarachnoid Haemorrhage (SAH)") == "subarachnoid hemorrhage"
-    assert normalise("Probable STEMI") == "st elevation myocardial infarction"
-    assert normalise("Coeliac disease") == normalise("celiac  disease.")
-    assert normalise("Guillain-Barré syndrome") == "guillain barre syndrome"
-    assert normalise("Typ-2-Diabetes mellitus") == "type 2 diabetes"
-    assert normalise("pre-eclampsia") == "preeclampsia"  # not 'eclampsia' plus a word
-    assert normalise("") == ""
-
-
-def test_split_on_separators_drops_negations_and_bare_modifiers() -> None:
-    assert split_entities("Iron-deficiency anemia secondary to celiac disease") == [
-        "iron deficiency anemia", "celiac disease"]
-    assert split_entities("1. Appendicitis 2. no perforation; acute") == ["appendicitis"]
-    assert split_entities("Ischämischer Schlaganfall bei Vorhofflimmern") == [
-        "ischamischer schlaganfall", "vorhofflimmern"]
-    assert split_entities(None) == []
-    assert split_entities("  ;; ") == []
-
-
-def test_negated_entities_are_not_predicted_at_all() -> None:
-    assert split_entities("no pneumonia") == []
-    assert split_entities("ruled out PE") == []
-    assert split_entities("PE ruled out; pneumonia") == ["pneumonia"]
-    assert split_entities("probably not STEMI, likely pericarditis") == ["pericarditis"]
-    assert split_entities("Lungenembolie ausgeschlossen") == []
-    assert split_entities("pneumonia without effusion") == ["pneumonia"]
+def test_a_negated_answer_predicts_nothing() -> None:
     truth = GroundTruth(diagnosis="Pulmonary embolism", synonyms=["PE"])
     m = entity_metrics("ruled out PE", truth)
     assert m["entity_precision"][0] is None and m["entity_recall"][0] == 0.0
-
-
-def test_protected_names_are_not_split_at_and_or_commas() -> None:
-    assert split_entities("Hand, foot and mouth disease",
-                          ["hand, foot and mouth disease"]) == ["hand foot and mouth disease"]
-    assert split_entities("Hand, foot and mouth disease") == ["hand", "foot", "mouth disease"]
 
 
 def test_both_entities_found_gives_perfect_scores() -> None:
@@ -92,40 +57,7 @@ def test_no_diagnosis_precision_undefined_recall_and_f1_zero() -> None:
     assert wrong["entity_precision"][0] == 0.0 and wrong["entity_f1"][0] == 0.0
 
 
-def test_more_specific_name_and_typo_link() -> None:
-    truth = GroundTruth(diagnosis="Acute appendicitis")
-    assert hows("perforated appendicitis", truth) == ["contains"]
-    assert hows("acute apendicitis", truth) == ["fuzzy"]
-    assert hows("appendix mass", truth) == []
-
-
-def test_nstemi_is_not_a_stemi() -> None:
-    # 'nstemi' expands to 'non st elevation myocardial infarction': it contains every word
-    # of 'st elevation myocardial infarction', and spells almost alike, but 'non' inverts.
-    assert hows("NSTEMI", STEMI, icd_index()) == []
-    assert hows("non-ST-elevation MI", STEMI, icd_index()) == []
-    assert hows("STEMI", STEMI) == ["name"]
-
-
-def test_contradicting_qualifiers_refuse_a_link() -> None:
-    assert hows("anterior STEMI", STEMI) == []  # another wall
-    torsion = GroundTruth(diagnosis="Left testicular torsion", synonyms=["testicular torsion"])
-    assert hows("right testicular torsion", torsion) == []  # the other side
-    assert hows("testicular torsion", torsion) == ["name"]
-    appendicitis = GroundTruth(diagnosis="Acute appendicitis", synonyms=["appendicitis"])
-    assert hows("chronic appendicitis", appendicitis) == []  # acute vs chronic
-    croup = GroundTruth(diagnosis="Croup, mild", synonyms=["croup"])
-    assert hows("severe croup", croup) == []
-
-
-def test_over_broad_synonym_does_not_link_another_disease() -> None:
-    # 'alcoholic ketoacidosis' contains the synonym 'ketoacidosis', but it has its own
-    # code (E87.2) in another category than the truth's E10.1.
-    assert hows("Alcoholic ketoacidosis", DKA, icd_index()) == []
-    assert hows("DKA", DKA, icd_index()) == ["name"]
-
-
-def test_general_answers_link_through_qualifier_free_cores() -> None:
+def test_secondary_diagnoses_link_through_names_without_qualifiers_or_asides() -> None:
     pe = GroundTruth(diagnosis="Acute pulmonary embolism",
                      other_diagnoses=["Left popliteal deep vein thrombosis"])
     assert hows("DVT", pe) == ["core"]
@@ -136,15 +68,6 @@ def test_general_answers_link_through_qualifier_free_cores() -> None:
     af = GroundTruth(diagnosis="Schlaganfall",
                      other_diagnoses=["neu diagnostiziertes Vorhofflimmern"])
     assert hows("Vorhofflimmern", af) == ["core"]
-    assert hows("appendicitis", GroundTruth(diagnosis="Acute appendicitis")) == ["core"]
-
-
-def test_a_less_specific_answer_is_not_credited_by_itself() -> None:
-    # 'myocardial infarction' lacks 'ST elevation', which defines the entity.
-    assert hows("myocardial infarction", STEMI, icd_index()) == []
-    # ... unless the case accepts a name that differs from it only by qualifiers.
-    lenient = STEMI.model_copy(update={"synonyms": ["inferior MI"]})
-    assert hows("myocardial infarction", lenient) == ["core"]
 
 
 def test_secondary_diagnoses_use_their_own_synonyms_and_codes() -> None:

@@ -8,8 +8,8 @@ import warnings
 
 import pytest
 
-from core.metrics.icd import INDEX_TERMS, IcdIndex, compatible, icd_index, is_general
-from core.metrics.textnorm import normalise
+from core.clinical_text.icd import INDEX_TERMS, IcdIndex, compatible, icd_index, is_general
+from core.clinical_text import normalise
 
 
 @pytest.mark.parametrize(("name", "code"), [

@@ -1,8 +1,8 @@
 """Benchmark metrics, computed the same way for model and human doctors.
 
 Modules: `accuracy` (per-consultation correctness, Wilson intervals), `entities` (diagnosis
-entity precision/recall/F1), with `qualifiers` (side, site, acuity … of a disease name) and
-`icd` (ICD-10 codes: our index of clinical names, then the WHO titles); `pathway`
+entity precision/recall/F1, linked by `core.clinical_text`, the vocabulary and rule the
+exact moderator uses too: normal form, negation, qualifiers, ICD-10 codes); `pathway`
 (RJUA-style clinical pathway, from `trace`), with `treatment` and `treatment_terms`
 (treatment logicality by concept); `report_score` (LLM-judged five-part report);
 `patient_reported` (LLM patient's 1–10 ratings); `upper_bound` (one-step mode); `compute`

@@ -16,7 +16,7 @@ from typing import Any
 from core.case import Case
 from core.metrics.base import MetricValue, defined
 from core.metrics.entities import match_entities
-from core.metrics.icd import IcdIndex
+from core.clinical_text import IcdIndex
 from core.metrics.pathway import final_diagnosis_text
 from core.metrics.stats import wilson_interval
 from core.transcript import Transcript

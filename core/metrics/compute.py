@@ -26,7 +26,7 @@ from core.caseio import case_hash
 from core.metrics.accuracy import accuracy
 from core.metrics.base import Metrics, undefined
 from core.metrics.entities import entity_metrics
-from core.metrics.icd import icd_index
+from core.clinical_text import icd_index
 from core.metrics.llmcall import Complete, JudgeInfo
 from core.metrics.names import LLM_NAMES, NO_CASE, OFFLINE_NAMES, ONE_STEP, PATIENT_NAMES
 from core.metrics.pathway import final_diagnosis_text, pathway_metrics

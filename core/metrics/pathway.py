@@ -31,12 +31,11 @@ from __future__ import annotations
 import re
 
 from core.case import Case
+from core.clinical_text import IcdIndex, normalise
 from core.metrics.base import Metrics, MetricValue, defined, undefined
 from core.metrics.entities import match_entities
-from core.metrics.icd import IcdIndex
 from core.metrics.names import PATHWAY_NAMES
 from core.metrics.stats import kendall_tau_b
-from core.metrics.textnorm import normalise
 from core.metrics.trace import Trace, build_trace, step_key
 from core.metrics.treatment import treatment_coverage
 from core.transcript import Role, Transcript

