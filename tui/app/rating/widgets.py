@@ -18,7 +18,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from annotation.study import RubricItem
+from annotation.rubric import RubricItem
 from tui.app.widgets.literal import literal
 
 
