@@ -147,7 +147,7 @@ def alt_test(m: RatingMatrix, judge: str, *, nominal: bool, epsilon: float = 0.2
 
 def _summarise(rows: list[HumanTest], epsilon: float, q: float, n_humans: int) -> AltTestResult:
     tested = [r for r in rows if r.p_value is not None]
-    adjusted = benjamini_yekutieli([r.p_value for r in tested])
+    adjusted = benjamini_yekutieli([p for r in tested if (p := r.p_value) is not None])
     for r, p_adj in zip(tested, adjusted, strict=False):
         r.p_adjusted = float(p_adj)
         r.rejected = bool(p_adj <= q)

@@ -102,7 +102,7 @@ def system_level(judge: np.ndarray, reference: np.ndarray, systems: list[str | N
     the system means.
     """
     keep = ~np.isnan(judge) & ~np.isnan(reference) & np.array([s is not None for s in systems])
-    names = sorted({s for s, k in zip(systems, keep, strict=False) if k})
+    names = sorted({s for s, k in zip(systems, keep, strict=False) if k and s is not None})
     groups = [np.flatnonzero(keep & np.array([s == name for s in systems])) for name in names]
     if not names:
         reason = ("no unit has a system (doctor model); a CSV file can name one per unit in "
