@@ -21,8 +21,6 @@ scores is about the number of ratings):
   built in row blocks, so at most a block × c array exists at a time.
 The bootstrap resamples units: a resample is a vector w of unit multiplicities and every
 total above is w-weighted, computed for a batch of resamples by matrix products.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

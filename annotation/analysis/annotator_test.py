@@ -20,8 +20,6 @@ within each cluster, and the test runs on the per-cluster differences d_t = mean
 mean(W_f); the win rates are then means over clusters (each transcript weighs the same). With
 one unit per cluster this is exactly the test above. Pooling items this way is meaningful
 because a win is decided within one unit, so rescaling an item does not change it.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

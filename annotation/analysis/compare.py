@@ -4,8 +4,6 @@ judge-versus-humans and of the human–human ceiling.
 Quadratic-weighted kappa is computed as 1 - n sum (x_i - y_i)^2 / sum_i sum_j (x_i - y_j)^2,
 which equals Cohen's quadratic-weighted kappa for integer scores (the (k-1)^2 normalisation
 cancels) and extends it to a fractional reference such as a mean of raters.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

@@ -22,8 +22,6 @@ n targets × k judges matrix give
   ICC(2,1) = (BMS - EMS) / (BMS + (k-1) EMS + k (JMS - EMS) / n)
   ICC(3,1) = (BMS - EMS) / (BMS + (k-1) EMS)
   ICC(2,k) = (BMS - EMS) / (BMS + (JMS - EMS) / n);  ICC(3,k) = (BMS - EMS) / BMS.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

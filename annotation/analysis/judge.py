@@ -5,8 +5,6 @@ the humans' labels). The ceiling repeats the comparison for each human j against
 of the other humans, and puts the judge against that same leave-one-out reference on the
 same units (rated by the judge, by j and by another human), so the two numbers are directly
 comparable.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

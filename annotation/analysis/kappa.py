@@ -8,8 +8,6 @@ Fleiss' kappa with unequal numbers of raters per unit uses, for each unit with n
 ratings, P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)); P = mean P_i; p_j = share of all
 ratings in category j; P_e = sum p_j^2; kappa = (P - P_e) / (1 - P_e). With equal n_i this is
 exactly Fleiss (1971).
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

@@ -4,8 +4,6 @@ instructions).
 Attributes down, messages up: a field is handed its rubric item and current answer; it
 never touches the database. Every piece of transcript or case text is untrusted and is shown
 through `tui.app.widgets.literal` (never parsed as markup).
-
-Must not import: db, litellm.
 """
 
 from __future__ import annotations
