@@ -9,24 +9,39 @@ alternative annotator test treat a transcript as one piece of evidence. The doct
 transcript is passed as the `system`, so judge-vs-human correlations are also reported per
 doctor model. Analysts (not raters) see this, so unblinding the doctor here is intended.
 
-Must not import: tui, textual, rich, litellm.
+`study_report` is the use case behind `bedside analyze` and the app's analysis screen; it
+reads the ratings through the `ReaderStudyStore` port and hands plain rows to the statistics
+(`annotation.analysis`, which never touches a store).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sqlite_utils import Database
+from pydantic import BaseModel, Field
 
 from annotation.analysis.options import DEFAULT_BOOTSTRAP, DEFAULT_EPSILON
 from annotation.analysis.report import agreement_report
 from annotation.assignment import load_definition
 from annotation.exchange import export_rows
 from core.errors import InputError
-from db import studies
+from core.ports.studies import ReaderStudyStore, StudyStore
 
 
-def choose_judge(db: Database, study_id: str, judge: str | None,
+class StudyReport(BaseModel):
+    """A study's agreement report: one `agreement_report` per measurement level."""
+
+    study: str = Field(description="The study's name.")
+    judge: str | None = Field(description="The judge compared with the humans, if any.")
+    judge_reason: str | None = Field(description="Why there is no judge part, if there is none.")
+    n_boot: int = Field(description="Bootstrap resamples behind the 95 % intervals.")
+    epsilon: float = Field(description="The alternative annotator test's margin.")
+    reports: list[dict[str, Any]] = Field(
+        description="One agreement report (see `annotation.analysis.report`) per level: "
+        "scale items (ordinal), then choice items (nominal), each when it has ratings.")
+
+
+def choose_judge(store: StudyStore, study_id: str, judge: str | None,
                  rated: set[str]) -> tuple[str | None, str | None]:
     """(judge, reason when there is none): the named judge, else the study's only LLM judge."""
     if judge is not None:
@@ -34,7 +49,7 @@ def choose_judge(db: Database, study_id: str, judge: str | None,
             raise InputError(f"the judge '{judge}' has no ratings in this study",
                              field="--judge")
         return judge, None
-    judges = [r["name"] for r in studies.study_raters(db, study_id) if r["kind"] == "judge"]
+    judges = [r.name for r in store.study_raters(study_id) if r.kind == "judge"]
     judges = [j for j in judges if j in rated]
     if len(judges) == 1:
         return judges[0], None
@@ -44,24 +59,24 @@ def choose_judge(db: Database, study_id: str, judge: str | None,
                   "(--judge NAME, or the judge field in the app) to compare it with the humans")
 
 
-def study_report(db: Database, study: str, *, judge: str | None = None,
+def study_report(store: ReaderStudyStore, study: str, *, judge: str | None = None,
                  n_boot: int = DEFAULT_BOOTSTRAP, seed: int = 0,
-                 epsilon: float = DEFAULT_EPSILON) -> dict[str, Any]:
-    """{"study", "judge", "judge_reason", "reports": [one agreement report per level]}."""
-    row = studies.get_study(db, study)
-    rubric = load_definition(row).effective_rubric()
-    doctors = dict(db.execute("SELECT id, doctor FROM consultations").fetchall())
-    rows = [r for r in export_rows(db, study) if r["value"] is not None]
+                 epsilon: float = DEFAULT_EPSILON) -> StudyReport:
+    """The agreement report of a study, one part per level (InputError when unrated)."""
+    record = store.get_study(study)
+    rubric = load_definition(record).effective_rubric()
+    doctors = store.consultation_doctors(record.id)
+    rows = [r for r in export_rows(store, study) if r.value is not None]
     if not rows:
-        raise InputError(f"study '{row['name']}' has no ratings yet", field="study")
-    judge, judge_reason = choose_judge(db, row["id"], judge, {r["rater"] for r in rows})
+        raise InputError(f"study '{record.name}' has no ratings yet", field="study")
+    judge, judge_reason = choose_judge(store, record.id, judge, {r.rater for r in rows})
     reports = []
     for level, kind in (("ordinal", "scale"), ("nominal", "choice")):
         items = {i.id: i for i in rubric.items if i.kind == kind}
-        mine = [{"unit": f"{r['consultation']}/{r['unit']}", "rater": r["rater"],
-                 "value": r["value"], "item": r["item"], "cluster": r["consultation"],
-                 "system": doctors.get(r["consultation"]) or "?"}
-                for r in rows if r["item"] in items]
+        mine = [{"unit": f"{r.consultation}/{r.unit}", "rater": r.rater, "value": r.value,
+                 "item": r.item, "cluster": r.consultation,
+                 "system": doctors.get(r.consultation) or "?"}
+                for r in rows if r.item in items]
         if not mine:
             continue
         scales = {i: (list(range(s.min, s.max + 1)) if kind == "scale" else s.options)
@@ -70,5 +85,5 @@ def study_report(db: Database, study: str, *, judge: str | None = None,
                                 seed=seed, epsilon=epsilon, judge_required=False)
         part["judge_reason"] = judge_reason
         reports.append(part)
-    return {"study": row["name"], "judge": judge, "judge_reason": judge_reason,
-            "n_boot": n_boot, "epsilon": epsilon, "reports": reports}
+    return StudyReport(study=record.name, judge=judge, judge_reason=judge_reason,
+                       n_boot=n_boot, epsilon=epsilon, reports=reports)

@@ -4,22 +4,19 @@ Every transcript goes to `overlap` raters; each rater gets within one transcript
 other rater; each rater sees their transcripts in their own seeded random order, with the
 calibration transcripts (rated by everyone) first. Same seed, same plan.
 
-Must not import: tui, textual, rich, litellm.
+`create_study` is the use case behind `bedside study create` and the app's new-study form;
+it reads and writes through the `StudyStore` port.
 """
 
 from __future__ import annotations
 
 import random
 from fnmatch import fnmatchcase
-from typing import Any
-
-from sqlite_utils import Database
 
 from annotation.study import Selection, StudyDefinition
 from core.errors import InputError
-from db import studies
-
-Plan = dict[str, list[tuple[str, bool]]]  # rater name → [(consultation id, calibration)]
+from core.ports.studies import StudyStore
+from core.records.studies import Plan, StudyRecord
 
 
 def _matches(value: str | None, patterns: list[str]) -> bool:
@@ -44,17 +41,13 @@ def source_names(case_source: str | None, origin: str | None) -> list[str]:
     return names
 
 
-def select_consultations(db: Database, sel: Selection, seed: int = 0) -> list[str]:
+def select_consultations(store: StudyStore, sel: Selection, seed: int = 0) -> list[str]:
     """Ids of finished consultations matching the selection (a seeded sample if asked)."""
-    rows = db.query(
-        "SELECT c.id, c.case_id, c.doctor, c.end_reason, c.run_id, c.origin, k.source"
-        " FROM consultations c LEFT JOIN cases k ON k.id = c.case_id"
-        " WHERE c.status = 'finished' ORDER BY c.id")
-    chosen = [r["id"] for r in rows
-              if any(_matches(n, sel.sources) for n in source_names(r["source"], r["origin"]))
-              and _matches(r["doctor"], sel.models)
-              and _matches(r["case_id"], sel.cases) and _matches(r["end_reason"], sel.end_reasons)
-              and _matches(r["run_id"], sel.runs) and _matches(r["id"], sel.consultations)]
+    chosen = [c.id for c in store.finished_transcripts()
+              if any(_matches(n, sel.sources) for n in source_names(c.case_source, c.origin))
+              and _matches(c.doctor, sel.models)
+              and _matches(c.case_id, sel.cases) and _matches(c.end_reason, sel.end_reasons)
+              and _matches(c.run_id, sel.runs) and _matches(c.id, sel.consultations)]
     if not chosen:
         raise InputError("matches no finished transcript in the database", field="select")
     if sel.sample is not None and sel.sample < len(chosen):
@@ -91,19 +84,19 @@ def plan_assignments(ids: list[str], raters: list[str], overlap: int, seed: int 
     return plan
 
 
-def create_study(db: Database, definition: StudyDefinition) -> str:
-    """Select transcripts, plan assignments and store the study; returns its id.
+def create_study(store: StudyStore, definition: StudyDefinition) -> StudyRecord:
+    """Select transcripts, plan assignments and store the study; returns it.
 
     The stored definition has the rubric spelled out, so later changes to the default
     rubric never change a study that exists.
     """
-    ids = select_consultations(db, definition.select, definition.seed)
+    ids = select_consultations(store, definition.select, definition.seed)
     plan = plan_assignments(ids, definition.raters, definition.overlap, definition.seed,
                             definition.calibration)
     stored = definition.model_copy(update={"rubric": definition.effective_rubric()})
-    return studies.create_study(db, definition.name, stored.model_dump(mode="json"), plan)
+    return store.create_study(definition.name, stored.model_dump(mode="json"), plan)
 
 
-def load_definition(row: dict[str, Any]) -> StudyDefinition:
-    """The StudyDefinition of a stored study row (from `db.studies.get_study`)."""
-    return StudyDefinition.model_validate(row["definition"])
+def load_definition(study: StudyRecord) -> StudyDefinition:
+    """The StudyDefinition of a stored study."""
+    return StudyDefinition.model_validate(study.definition)

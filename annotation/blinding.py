@@ -14,9 +14,8 @@ stand-in (`Case.placeholder`) have no case record to show.
 
 `BlindItem` (one transcript) and `RaterView` (the study as a rater may know it: name,
 instructions, rubric, show_truth — not the selection, which names models and runs, nor the
-list of raters) are all the rating screen and the judge prompt are given.
-
-Must not import: tui, textual, rich, litellm.
+list of raters) are all the rating screen and the judge prompt are given. The store is
+reached only through the `StudyStore` port.
 """
 
 from __future__ import annotations
@@ -24,11 +23,12 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import BaseModel, Field
-from sqlite_utils import Database
 
-from annotation.study import Rubric, RubricItem, StudyDefinition
+from annotation.rubric import Rubric, RubricItem
+from annotation.study import StudyDefinition
 from core.case import Case
-from core.errors import NotFoundError
+from core.ports.studies import StudyStore
+from core.records.studies import AssignmentRecord, Unit
 from core.transcript import Transcript
 
 VISIBLE_ROLES = ("doctor", "patient", "examiner")
@@ -109,22 +109,16 @@ def case_reference(case: Case, show_truth: bool = False) -> CaseReference:
                          truth=case.truth.diagnosis if show_truth else None)
 
 
-def blind_item(db: Database, assignment: dict[str, Any], show_truth: bool = False) -> BlindItem:
+def blind_item(store: StudyStore, assignment: AssignmentRecord,
+               show_truth: bool = False) -> BlindItem:
     """Build the blinded view of one assignment from the store."""
-    from db.cases import get_case
-    from db.consultations import get_transcript
-
-    transcript = get_transcript(db, assignment["consultation_id"])
-    reference: CaseReference | None = None
-    try:
-        case = get_case(db, transcript.case_id)
-    except NotFoundError:
-        case = None
-    if case is not None and not case.placeholder:
-        reference = case_reference(case, show_truth)
-    return BlindItem(assignment_id=assignment["id"], position=assignment["position"],
-                     calibration=bool(assignment["calibration"]),
-                     turns=blind_turns(transcript), reference=reference)
+    transcript = store.study_transcript(assignment.consultation_id)
+    case = store.study_case(transcript.case_id)
+    reference = (case_reference(case, show_truth)
+                 if case is not None and not case.placeholder else None)
+    return BlindItem(assignment_id=assignment.id, position=assignment.position,
+                     calibration=assignment.calibration, turns=blind_turns(transcript),
+                     reference=reference)
 
 
 def rating_units(rubric: Rubric, turns: list[BlindTurn]) -> list[tuple[RubricItem, int]]:
@@ -135,15 +129,13 @@ def rating_units(rubric: Rubric, turns: list[BlindTurn]) -> list[tuple[RubricIte
 
 
 def missing_required(rubric: Rubric, turns: list[BlindTurn],
-                     values: dict[tuple[str, int], Any]) -> list[tuple[RubricItem, int]]:
+                     values: dict[Unit, Any]) -> list[tuple[RubricItem, int]]:
     """Required units that have no value yet."""
     return [(item, idx) for item, idx in rating_units(rubric, turns)
             if item.required and values.get((item.id, idx)) in (None, "")]
 
 
-def transcript_units(db: Database, consultation_id: str, rubric: Rubric) -> set[tuple[str, int]]:
+def transcript_units(store: StudyStore, consultation_id: str, rubric: Rubric) -> set[Unit]:
     """Every (item id, turn index) a rater of this transcript answers (-1: whole transcript)."""
-    from db.consultations import get_transcript
-
-    turns = blind_turns(get_transcript(db, consultation_id))
+    turns = blind_turns(store.study_transcript(consultation_id))
     return {(item.id, idx) for item, idx in rating_units(rubric, turns)}

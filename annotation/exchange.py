@@ -16,7 +16,8 @@ from the stored rater's. A stored answer changed at the same time or later than 
 is kept unless `replace`; rows with neither value nor comment are skipped; both are reported.
 An assignment is marked done once the imported answers cover its required units.
 
-Must not import: tui, textual, rich, litellm.
+`export_rows` and `import_file` are the use cases behind `bedside ratings export|import`;
+they read and write through the `ReaderStudyStore` port.
 """
 
 from __future__ import annotations
@@ -31,14 +32,13 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from sqlite_utils import Database
 
 from annotation.assignment import load_definition
 from annotation.blinding import transcript_units
-from annotation.study import Rubric
+from annotation.rubric import Rubric
 from core.errors import BedsideError, InputError
-from db import ratings, studies
-from db.jsoncol import loads
+from core.ports.studies import ReaderStudyStore, StudyStore
+from core.records.studies import (DONE, PENDING, SKIPPED, AssignmentRecord, StudyRating, Unit)
 
 REQUIRED = ("study", "consultation", "item", "unit", "rater", "rater_kind", "value",
             "comment", "created_at", "updated_at")
@@ -100,7 +100,8 @@ class ExchangeRow(BaseModel):
     @field_validator("judge_params", mode="before")
     @classmethod
     def _params(cls, value: Any) -> Any:
-        return loads(value) if isinstance(value, str) else value
+        # A CSV cell holds the parameters as JSON text ('' as none).
+        return (json.loads(value) if value else None) if isinstance(value, str) else value
 
     @property
     def turn_idx(self) -> int:
@@ -115,46 +116,40 @@ class ExchangeRow(BaseModel):
 
 # -- export -------------------------------------------------------------------------------
 
-def _out(study: str, r: dict[str, Any], **unit: Any) -> dict[str, Any]:
-    judge = r["rater_kind"] == "judge"
-    return {"study": study, "consultation": r["consultation_id"], **unit,
-            "rater": r["rater"], "rater_kind": r["rater_kind"],
-            "status": r["status"], "skip_reason": r["skip_reason"],
-            "judge_model": r["judge_model"] if judge else None,
-            "judge_params": loads(r["judge_params"]) if judge else None,
-            "judge_prompt_hash": r["judge_prompt_hash"] if judge else None}
+def _row(study: str, r: StudyRating) -> ExchangeRow:
+    judge = r.rater.kind == "judge"
+    unit = "transcript" if r.turn_idx < 0 else f"turn:{r.turn_idx}"
+    return ExchangeRow(study=study, consultation=r.consultation_id, item=r.item, unit=unit,
+                       rater=r.rater.name, rater_kind=r.rater.kind, value=r.value,
+                       comment=r.comment, created_at=r.created_at, updated_at=r.updated_at,
+                       status=r.status, skip_reason=r.skip_reason,
+                       judge_model=r.rater.model if judge else None,
+                       judge_params=r.rater.params if judge else None,
+                       judge_prompt_hash=r.rater.prompt_hash if judge else None)
 
 
-def export_rows(db: Database, study: str) -> list[dict[str, Any]]:
+def export_rows(store: ReaderStudyStore, study: str) -> list[ExchangeRow]:
     """Every rating of a study in long format (by rater, transcript, item, unit), then one
     row per skipped transcript that has no answers."""
-    row = studies.get_study(db, study)
-    out = []
-    for r in ratings.study_ratings(db, row["id"]):
-        unit = "transcript" if r["turn_idx"] < 0 else f"turn:{r['turn_idx']}"
-        out.append(_out(row["name"], r, item=r["item"], unit=unit, value=r["value"],
-                        comment=r["comment"], created_at=r["created_at"],
-                        updated_at=r["updated_at"]))
-    for r in ratings.unrated_skips(db, row["id"]):
-        out.append(_out(row["name"], r, item=None, unit="transcript", value=None,
-                        comment=None, created_at=r["updated_at"], updated_at=r["updated_at"]))
-    return [{k: r[k] for k in COLUMNS} for r in out]
+    record = store.get_study(study)
+    listed = [*store.study_ratings(record.id), *store.unrated_skips(record.id)]
+    return [_row(record.name, r) for r in listed]
 
 
-def to_csv(rows: list[dict[str, Any]]) -> str:
+def to_csv(rows: list[ExchangeRow]) -> str:
     """Rows as CSV text with a header (NULL → empty cell, judge_params as JSON)."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
     writer.writeheader()
     for r in rows:
         writer.writerow({k: ("" if v is None else json.dumps(v, sort_keys=True)
-                             if isinstance(v, dict) else v) for k, v in r.items()})
+                             if isinstance(v, dict) else v) for k, v in r.model_dump().items()})
     return buf.getvalue()
 
 
-def to_jsonl(rows: list[dict[str, Any]]) -> str:
+def to_jsonl(rows: list[ExchangeRow]) -> str:
     """Rows as JSON Lines."""
-    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+    return "".join(json.dumps(r.model_dump(), ensure_ascii=False) + "\n" for r in rows)
 
 
 # -- reading -------------------------------------------------------------------------------
@@ -220,7 +215,7 @@ class _Study:
     id: str
     rubric: Rubric
     members: set[str]
-    units: dict[str, set[tuple[str, int]]] = field(default_factory=dict)
+    units: dict[str, set[Unit]] = field(default_factory=dict)
 
 
 @dataclass
@@ -232,10 +227,10 @@ class _Checked:
 
 
 class _Checker:
-    """Checks rows against the database; remembers studies, transcripts and raters."""
+    """Checks rows against the store; remembers studies, transcripts and raters."""
 
-    def __init__(self, db: Database) -> None:
-        self.db = db
+    def __init__(self, store: StudyStore) -> None:
+        self.store = store
         self.studies: dict[str, _Study] = {}
         self.kinds: dict[str, tuple[str, Any]] = {}  # rater → (kind, judge settings)
         self.seen: dict[tuple[Any, ...], int] = {}
@@ -243,9 +238,9 @@ class _Checker:
     def study(self, name: str) -> _Study:
         """The study called `name` (NotFoundError if there is none), loaded once."""
         if name not in self.studies:
-            s = studies.get_study(self.db, name)
-            self.studies[name] = _Study(s["id"], load_definition(s).effective_rubric(),
-                                        set(studies.study_consultations(self.db, s["id"])))
+            s = self.store.get_study(name)
+            self.studies[name] = _Study(s.id, load_definition(s).effective_rubric(),
+                                        set(self.store.study_consultations(s.id)))
         return self.studies[name]
 
     def rater(self, row: ExchangeRow) -> None:
@@ -254,9 +249,9 @@ class _Checker:
         settings = ((row.judge_model, row.judge_params, row.judge_prompt_hash)
                     if row.judge_model else None)
         if row.rater not in self.kinds:
-            stored = list(self.db["raters"].rows_where("name = ?", [row.rater]))
-            self.kinds[row.rater] = ((stored[0]["kind"], (stored[0]["model"],
-                                      loads(stored[0]["params"]), stored[0]["prompt_hash"]))
+            stored = self.store.find_rater(row.rater)
+            self.kinds[row.rater] = ((stored.kind, (stored.model, stored.params,
+                                                    stored.prompt_hash))
                                      if stored else (row.rater_kind, settings))
         kind, known = self.kinds[row.rater]
         if kind != row.rater_kind:
@@ -291,7 +286,8 @@ class _Checker:
         if (item.unit == "transcript") != (row.turn_idx < 0):
             raise InputError(f"item '{item.id}' is rated per {item.unit}", field="unit")
         if row.consultation not in st.units:
-            st.units[row.consultation] = transcript_units(self.db, row.consultation, st.rubric)
+            st.units[row.consultation] = transcript_units(self.store, row.consultation,
+                                                          st.rubric)
         if (item.id, row.turn_idx) not in st.units[row.consultation]:
             raise InputError(f"{row.unit} of '{row.consultation}' is not rated for "
                              f"'{item.id}' (no such turn, or a turn of another role or kind)",
@@ -318,46 +314,44 @@ class ImportSummary:
     empty: list[int] = field(default_factory=list)
 
 
-def _assignment(db: Database, c: _Checked) -> dict[str, Any]:
+def _assignment(store: StudyStore, c: _Checked) -> AssignmentRecord:
     row = c.row
-    settings = ({"model": row.judge_model, "params": row.judge_params,
-                 "prompt_hash": row.judge_prompt_hash} if row.judge_model else {})
-    rater_id = studies.ensure_rater(db, row.rater, row.rater_kind, **settings)
-    a = studies.find_assignment(db, c.study.id, rater_id, row.consultation)
+    rater = (store.ensure_rater(row.rater, row.rater_kind, model=row.judge_model,
+                                params=row.judge_params, prompt_hash=row.judge_prompt_hash)
+             if row.judge_model else store.ensure_rater(row.rater, row.rater_kind))
+    a = store.find_assignment(c.study.id, rater.id, row.consultation)
     if a is None:
-        studies.add_assignments(db, c.study.id, rater_id, [(row.consultation, False)])
-        a = studies.find_assignment(db, c.study.id, rater_id, row.consultation)
+        store.add_assignments(c.study.id, rater.id, [(row.consultation, False)])
+        a = store.find_assignment(c.study.id, rater.id, row.consultation)
     assert a is not None
     return a
 
 
-def _settle(db: Database, a: dict[str, Any], rows: list[_Checked], replace: bool,
+def _settle(store: ReaderStudyStore, assignment_id: str, rows: list[_Checked], replace: bool,
             summary: ImportSummary) -> None:
     """Mark an assignment skipped (a skip row) or done (required units answered)."""
-    a = studies.get_assignment(db, a["id"])
+    a = store.get_assignment(assignment_id)
     skip = next((c.row for c in rows if c.row.status == "skipped"), None)
-    if skip is not None and (a["status"] == studies.PENDING or replace):
-        studies.set_status(db, a["id"], studies.SKIPPED, skip.skip_reason or NO_REASON,
-                           at=skip.updated_at)
-        if a["status"] != studies.SKIPPED:
+    if skip is not None and (a.status == PENDING or replace):
+        store.set_status(a.id, SKIPPED, skip.skip_reason or NO_REASON, at=skip.updated_at)
+        if a.status != SKIPPED:
             summary.marked_skipped += 1
         return
-    if a["status"] != studies.PENDING:
+    if a.status != PENDING:
         return
     study = rows[0].study
-    required = {(i, t) for i, t in study.units.get(a["consultation_id"], set())
+    required = {(i, t) for i, t in study.units.get(a.consultation_id, set())
                 if (item := study.rubric.item(i)) is not None and item.required}
-    answered = {u for u, (v, _) in ratings.assignment_ratings(db, a["id"]).items()
-                if v is not None}
+    answered = {u for u, (v, _) in store.assignment_ratings(a.id).items() if v is not None}
     if answered and required <= answered:
-        studies.set_status(db, a["id"], studies.DONE)
+        store.set_status(a.id, DONE)
         summary.marked_done += 1
 
 
-def import_file(db: Database, path: Path | str, *, replace: bool = False) -> ImportSummary:
-    """Check a CSV/JSONL export whole, then write it in one transaction."""
-    p = Path(path)
-    checker, checked, summary = _Checker(db), [], ImportSummary()
+def _check_all(store: StudyStore, p: Path, summary: ImportSummary) -> list[_Checked]:
+    """Every row of the file checked (InputError naming the line on the first bad one);
+    rows with neither value nor comment are noted in `summary.empty` and left out."""
+    checker, checked = _Checker(store), []
     for n, row in read_rows(p):
         summary.read += 1
         try:
@@ -370,20 +364,29 @@ def import_file(db: Database, path: Path | str, *, replace: bool = False) -> Imp
             summary.empty.append(n)
         else:
             checked.append(c)
-    groups: dict[str, tuple[dict[str, Any], list[_Checked]]] = {}
-    with studies.write(db):
+    return checked
+
+
+def import_file(store: ReaderStudyStore, path: Path | str, *,
+                replace: bool = False) -> ImportSummary:
+    """Check a CSV/JSONL export whole, then write it in one transaction."""
+    p = Path(path)
+    summary = ImportSummary()
+    checked = _check_all(store, p, summary)
+    groups: dict[str, list[_Checked]] = {}
+    with store.transaction():
         for c in checked:
-            a = _assignment(db, c)
-            groups.setdefault(a["id"], (a, []))[1].append(c)
+            a = _assignment(store, c)
+            groups.setdefault(a.id, []).append(c)
             if c.row.is_skip:
                 continue
-            outcome = ratings.import_rating(db, a["id"], (str(c.row.item), c.row.turn_idx),
-                                            (c.value, c.row.comment), c.row.created_at,
-                                            c.row.updated_at, replace=replace)
+            outcome = store.import_rating(a.id, (str(c.row.item), c.row.turn_idx),
+                                          (c.value, c.row.comment), c.row.created_at,
+                                          c.row.updated_at, replace=replace)
             if outcome == "kept":
                 summary.kept.append((c.line, "the stored answer is as new or newer"))
             else:
                 setattr(summary, outcome, getattr(summary, outcome) + 1)
-        for a, rows in groups.values():
-            _settle(db, a, rows, replace, summary)
+        for assignment_id, rows in groups.items():
+            _settle(store, assignment_id, rows, replace, summary)
     return summary

@@ -10,9 +10,8 @@ same model at another temperature, or after the rubric or instructions changed, 
 rater, so ratings are never relabelled with settings they were not made with; running with
 the same settings resumes where the last run stopped. Models are reached only through the
 `Complete` callable the caller injects (the CLI wires `core/llm.py`); this module never
-imports a model library.
-
-Must not import: tui, textual, rich, litellm.
+imports a model library. `run_judge` is the use case behind `bedside judge`; it reads and
+writes through the `ReaderStudyStore` port, each call and each answer committed at once.
 """
 
 from __future__ import annotations
@@ -22,16 +21,17 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError
-from sqlite_utils import Database
 
 from annotation.assignment import load_definition
 from annotation.blinding import BlindItem, blind_item, rating_units
-from annotation.study import Rubric, StudyDefinition
+from annotation.rubric import Rubric
+from annotation.study import StudyDefinition
 from core.errors import BedsideError
-from db import ratings, studies
+from core.ports.studies import ReaderStudyStore, StudyStore
+from core.records.studies import PENDING, JudgeCall, RaterRecord, Unit
 
 Complete = Callable[..., Awaitable[str]]
 """`async def complete(messages: list[dict], **params) -> str` — one chat completion."""
@@ -129,7 +129,7 @@ def _shape(data: Any, rubric: Rubric) -> Any:
     return data
 
 
-def parse_answer(raw: str, rubric: Rubric, item: BlindItem) -> dict[tuple[str, int], str]:
+def parse_answer(raw: str, rubric: Rubric, item: BlindItem) -> dict[Unit, str]:
     """Validate an answer against the rubric; ValueError says what is wrong."""
     try:
         answer = JudgeAnswer.model_validate(_shape(json.loads(_json_text(raw)), rubric))
@@ -138,7 +138,7 @@ def parse_answer(raw: str, rubric: Rubric, item: BlindItem) -> dict[tuple[str, i
     given = {(k, -1): v for k, v in answer.transcript.items()}
     given.update({(k, idx): v for idx, d in answer.turns.items() for k, v in d.items()})
     units = {(i.id, idx): i for i, idx in rating_units(rubric, item.turns)}
-    out: dict[tuple[str, int], str] = {}
+    out: dict[Unit, str] = {}
     for unit, value in given.items():
         if unit not in units:
             raise ValueError(f"'{unit[0]}' is not an item for "
@@ -178,7 +178,8 @@ class JudgeStep:
 
 
 async def _rate_one(complete: Complete, messages: list[dict[str, str]], params: dict[str, Any],
-                    rubric: Rubric, item: BlindItem, attempts: int) -> tuple[Any, int, str, str]:
+                    rubric: Rubric, item: BlindItem,
+                    attempts: int) -> tuple[dict[Unit, str] | None, int, str, str]:
     """(values or None, attempts used, last raw answer, last error)."""
     raw, error = "", ""
     for attempt in range(1, attempts + 1):
@@ -196,51 +197,50 @@ async def _rate_one(complete: Complete, messages: list[dict[str, str]], params: 
     return None, attempts, raw, error
 
 
-def _judge_rater(db: Database, study_id: str, definition: StudyDefinition, model: str,
-                 params: dict[str, Any]) -> tuple[str, str, str]:
-    """(rater id, rater name, prompt hash) of the judge with these settings, assigned to
-    every transcript of the study."""
+def _judge_rater(store: StudyStore, study_id: str, definition: StudyDefinition, model: str,
+                 params: dict[str, Any]) -> tuple[RaterRecord, str]:
+    """(rater, prompt hash) of the judge with these settings, assigned to every transcript
+    of the study."""
     phash = prompt_hash(definition)
-    name = judge_name(model, params, phash)
-    rater_id = studies.ensure_rater(db, name, "judge", model=model, params=params,
-                                    prompt_hash=phash)
-    studies.add_assignments(db, study_id, rater_id,
-                            [(c, False) for c in studies.study_consultations(db, study_id)])
-    return rater_id, name, phash
+    rater = store.ensure_rater(judge_name(model, params, phash), "judge", model=model,
+                               params=params, prompt_hash=phash)
+    store.add_assignments(study_id, rater.id,
+                          [(c, False) for c in store.study_consultations(study_id)])
+    return rater, phash
 
 
-async def run_judge(db: Database, study: str, model: str, complete: Complete, *,
+async def run_judge(store: ReaderStudyStore, study: str, model: str, complete: Complete, *,
                     params: dict[str, Any] | None = None, attempts: int = 3,
                     on_step: Callable[[JudgeStep], None] | None = None) -> JudgeSummary:
     """Rate every transcript of a study not yet rated by this judge; resumable.
 
     `on_step` is called after each transcript (the CLI prints a progress line).
     """
-    row = studies.get_study(db, study)
-    definition = load_definition(row)
+    record = store.get_study(study)
+    definition = load_definition(record)
     rubric, params = definition.effective_rubric(), params or {}
-    rater_id, name, phash = _judge_rater(db, row["id"], definition, model, params)
-    summary = JudgeSummary(name)
+    rater, phash = _judge_rater(store, record.id, definition, model, params)
+    summary = JudgeSummary(rater.name)
     system = {"role": "system", "content": system_prompt(definition)}
-    todo = studies.assignments(db, row["id"], rater_id)
+    todo = store.assignments(record.id, rater.id)
     for n, a in enumerate(todo, 1):
-        if a["status"] != studies.PENDING:
+        if a.status != PENDING:
             summary.already += 1
             continue
-        item = blind_item(db, a, definition.show_truth)
+        item = blind_item(store, a, definition.show_truth)
         messages = [system, {"role": "user", "content": user_prompt(item, rubric)}]
         values, used, raw, error = await _rate_one(complete, messages, params, rubric, item,
                                                    attempts)
-        status = "ok" if values is not None else "failed"
-        studies.record_judge_call(db, study_id=row["id"], rater_id=rater_id,
-                                  consultation_id=a["consultation_id"], status=status,
-                                  attempts=used, raw_response=raw, error=error or None,
-                                  prompt_hash=phash, params={"model": model, **params})
+        status: Literal["ok", "failed"] = "ok" if values is not None else "failed"
+        store.record_judge_call(JudgeCall(
+            study_id=record.id, rater_id=rater.id, consultation_id=a.consultation_id,
+            status=status, attempts=used, raw_response=raw, error=error or None,
+            prompt_hash=phash, params={"model": model, **params}))
         if values is None:
             summary.failed += 1
         else:
-            ratings.save_ratings(db, a["id"], {u: (v, None) for u, v in values.items()})
+            store.save_ratings(a.id, {u: (v, None) for u, v in values.items()})
             summary.rated += 1
         if on_step is not None:
-            on_step(JudgeStep(n, len(todo), a["consultation_id"], status, used, error or None))
+            on_step(JudgeStep(n, len(todo), a.consultation_id, status, used, error or None))
     return summary

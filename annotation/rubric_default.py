@@ -2,18 +2,18 @@
 
 Other studies define their own rubric in their study file; this one follows the reader
 study design of the issue (1-10 scales anchored at 1, 5 and 10; per-turn yes/no items).
-
-Must not import: tui, textual, rich, litellm.
 """
 
 from __future__ import annotations
 
-from annotation.study import Rubric
+from typing import Any
+
+from annotation.rubric import Rubric
 
 REALISM_ANCHORS = {1: "not realistic at all", 5: "semi-realistic", 10: "very realistic"}
 EMPATHY_ANCHORS = {1: "not empathetic at all", 5: "somewhat empathetic", 10: "very empathetic"}
 
-DEFAULT_RUBRIC_DATA: dict = {"items": [
+DEFAULT_RUBRIC_DATA: dict[str, Any] = {"items": [
     {"id": "realism_doctor", "label": "How realistic is the doctor?", "kind": "scale",
      "anchors": REALISM_ANCHORS},
     {"id": "realism_patient", "label": "How realistic is the patient?", "kind": "scale",

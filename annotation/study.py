@@ -4,9 +4,8 @@ A study is data: a TOML or YAML file (or the app's form) validated into `StudyDe
 Errors name the file, the line (exact for YAML; for TOML the key's line, found by searching
 the text, with rubric items found by their `[[rubric.items]]` header or their id) and the
 field. YAML is read with YAML 1.2 booleans (only true/false), so `options: [yes, no]` stays
-text instead of becoming two booleans.
-
-Must not import: tui, textual, rich, litellm.
+text instead of becoming two booleans. The rubric models are in `annotation.rubric` (and
+re-exported here).
 """
 
 from __future__ import annotations
@@ -14,118 +13,20 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, model_validator
 
+from annotation.rubric import Rubric, RubricItem, StrictModel
+from annotation.rubric_default import default_rubric
 from core.errors import InputError
 
-ItemKind = Literal["scale", "choice", "text"]
-Unit = Literal["transcript", "turn"]
-TURN_ROLES = ("doctor", "patient", "examiner")
-# The turn kinds the engine and the importers write (see `core.transcript.Turn.kind`); a
-# per-turn item restricted to a kind outside this list would silently match no turn.
-TURN_KINDS = ("question", "test_request", "diagnosis", "answer", "result", "refusal",
-              "report", "message")
+__all__ = ["Rubric", "RubricItem", "Selection", "StudyDefinition", "field_line",
+           "load_study_file", "load_yaml", "parse_study"]
 
 
-class _Model(BaseModel):
-    # Unknown keys are errors so typos in study files surface.
-    model_config = ConfigDict(extra="forbid")
-
-
-class RubricItem(_Model):
-    """One question of a rubric, asked once per transcript or once per eligible turn."""
-
-    id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Stable id, e.g. 'empathy'.")
-    label: str = Field(description="The question as the rater reads it.")
-    kind: ItemKind = Field(description="'scale' (integers), 'choice' (options) or 'text'.")
-    unit: Unit = Field("transcript", description="Rated per transcript or per turn.")
-    roles: list[Literal["doctor", "patient", "examiner"]] = Field(
-        default_factory=list, description="Per-turn items: the roles whose turns are rated.")
-    turn_kinds: list[str] = Field(
-        default_factory=list,
-        description="Per-turn items: only turns of these kinds (any if empty).")
-    min: int = Field(1, description="Scale: lowest value.")
-    max: int = Field(10, description="Scale: highest value (at most 10: one key per value).")
-    anchors: dict[int, str] = Field(default_factory=dict, description="Scale: labelled values.")
-    options: list[str] = Field(default_factory=list, description="Choice: the allowed answers.")
-    required: bool = Field(True, description="Must be answered before the item can be saved.")
-    help: str | None = Field(None, description="Longer guidance shown with the question.")
-
-    @model_validator(mode="after")
-    def _consistent(self) -> RubricItem:
-        if self.kind == "scale":
-            if not 1 <= self.min < self.max <= 10:
-                raise ValueError("a scale needs 1 <= min < max <= 10 (one key per value)")
-            bad = [a for a in self.anchors if not self.min <= a <= self.max]
-            if bad:
-                raise ValueError(f"anchor {bad[0]} lies outside {self.min}..{self.max}")
-        if self.kind == "choice" and not 2 <= len(self.options) <= 9:
-            raise ValueError("a choice needs between 2 and 9 options")
-        # Keys that mean nothing for this kind or unit would be silently ignored: refuse them.
-        # (Judged by value, not by presence, so that stored definitions, which spell every
-        # default out, still load.)
-        ignored = {"scale": ("options",), "choice": ("min", "max", "anchors"),
-                   "text": ("min", "max", "anchors", "options")}[self.kind]
-        if self.unit == "transcript":
-            ignored += ("roles", "turn_kinds")
-        defaults = {"min": 1, "max": 10}
-        given = [k for k in ignored
-                 if (getattr(self, k) != defaults[k] if k in defaults else bool(getattr(self, k)))]
-        if given:
-            raise ValueError(f"'{given[0]}' does not apply to a {self.kind} item rated per "
-                             f"{self.unit}")
-        if self.unit == "turn" and not self.roles:
-            raise ValueError("a per-turn item needs 'roles' (doctor, patient, examiner)")
-        if self.unit == "turn" and self.kind == "text":
-            raise ValueError("per-turn items must be 'scale' or 'choice'")
-        unknown = [k for k in self.turn_kinds if k not in TURN_KINDS]
-        if unknown:
-            raise ValueError(f"unknown turn kind '{unknown[0]}' (one of {', '.join(TURN_KINDS)})")
-        return self
-
-    def accepts(self, value: Any) -> str | None:
-        """The value normalised to its stored text, or None when it is not valid here."""
-        if self.kind == "scale":
-            try:
-                number = int(str(value).strip())
-            except ValueError:
-                return None
-            return str(number) if self.min <= number <= self.max else None
-        if self.kind == "choice":
-            text = str(value).strip()
-            match = [o for o in self.options if o.lower() == text.lower()]
-            return match[0] if match else None
-        return str(value)
-
-    def applies_to(self, role: str, kind: str) -> bool:
-        """Whether a turn with this role and kind gets this per-turn item."""
-        return (self.unit == "turn" and role in self.roles
-                and (not self.turn_kinds or kind in self.turn_kinds))
-
-
-class Rubric(_Model):
-    """The questions of a study, in the order the form shows them."""
-
-    items: list[RubricItem] = Field(min_length=1, description="The rubric items.")
-
-    @model_validator(mode="after")
-    def _unique(self) -> Rubric:
-        seen: set[str] = set()
-        for item in self.items:
-            if item.id in seen:
-                raise ValueError(f"duplicate item id '{item.id}'")
-            seen.add(item.id)
-        return self
-
-    def item(self, item_id: str) -> RubricItem | None:
-        """The item with this id, if any."""
-        return next((i for i in self.items if i.id == item_id), None)
-
-
-class Selection(_Model):
+class Selection(StrictModel):
     """Which stored transcripts the study covers; empty lists mean 'any'."""
 
     sources: list[str] = Field(default_factory=list, description="Case sources, e.g. 'bedside'.")
@@ -137,7 +38,7 @@ class Selection(_Model):
     sample: int | None = Field(None, ge=1, description="Keep a seeded random sample of n.")
 
 
-class StudyDefinition(_Model):
+class StudyDefinition(StrictModel):
     """A reader study as written in a study file."""
 
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9][A-Za-z0-9_.:-]*$",
@@ -163,8 +64,6 @@ class StudyDefinition(_Model):
         """The study's rubric, or the default one."""
         if self.rubric is not None:
             return self.rubric
-        from annotation.rubric_default import default_rubric
-
         return default_rubric()
 
 
@@ -248,7 +147,8 @@ def _toml_item(lines: list[str], path: list[str], index: int, node: Any) -> int 
 def _toml_line(text: str, data: Any, loc: tuple[Any, ...]) -> int | None:
     """Best effort: the 1-based line of the deepest part of `loc` found in TOML text."""
     lines = text.splitlines()
-    start, best, path, node, bounded = 0, None, [], data, False
+    start, best, node, bounded = 0, None, data, False
+    path: list[str] = []
     for key in loc:
         if isinstance(key, int):
             hit = _toml_item(lines, path, key, node)

@@ -1,8 +1,8 @@
 """Schema migrations: append-only functions, applied in one place (`db.connection.open_db`).
 
 Never edit a migration that has shipped; add a new one. Each runs in its own transaction.
-
-Must not import: tui, textual, rich, litellm.
+Tables are reached with `db.table(name)` (a `Table`, never a `View`), which also keeps the
+type checker exact.
 """
 
 from __future__ import annotations
@@ -15,17 +15,17 @@ migrations = Migrations("bedside")
 @migrations()
 def m001_initial(db: Database) -> None:
     """Cases, runs, consultations, turns, events."""
-    db["cases"].create(
+    db.table("cases").create(
         {"id": str, "title": str, "specialty": str, "language": str, "source": str,
          "licence": str, "data": str, "content_hash": str, "added_at": str},
         pk="id",
     )
-    db["runs"].create(
+    db.table("runs").create(
         {"id": str, "name": str, "created_at": str, "finished_at": str, "status": str,
          "config": str, "provenance": str},
         pk="id",
     )
-    db["consultations"].create(
+    db.table("consultations").create(
         {"id": str, "run_id": str, "case_id": str, "config_key": str, "doctor": str,
          "patient": str, "examiner": str, "config": str, "status": str, "end_reason": str,
          "diagnosis": str, "correct": int, "verdicts": str, "report": str,
@@ -35,9 +35,9 @@ def m001_initial(db: Database) -> None:
         pk="id",
         foreign_keys=[("run_id", "runs", "id"), ("case_id", "cases", "id")],
     )
-    db["consultations"].create_index(["run_id", "case_id", "config_key"])
-    db["consultations"].create_index(["status"])
-    db["turns"].create(
+    db.table("consultations").create_index(["run_id", "case_id", "config_key"])
+    db.table("consultations").create_index(["status"])
+    db.table("turns").create(
         {"consultation_id": str, "idx": int, "role": str, "addressee": str, "kind": str,
          "doctor_turn": int, "content": str, "tests": str, "started_at": str,
          "ended_at": str, "latency_ms": float, "prompt_tokens": int,
@@ -46,28 +46,28 @@ def m001_initial(db: Database) -> None:
         pk=("consultation_id", "idx"),
         foreign_keys=[("consultation_id", "consultations", "id")],
     )
-    db["events"].create(
+    db.table("events").create(
         {"id": int, "consultation_id": str, "type": str, "at": str, "data": str},
         pk="id",
         foreign_keys=[("consultation_id", "consultations", "id")],
     )
-    db["events"].create_index(["consultation_id"])
+    db.table("events").create_index(["consultation_id"])
 
 
 @migrations()
 def m002_annotation(db: Database) -> None:
     """Raters, studies, assignments, ratings with history, judge calls."""
-    db["raters"].create(
+    db.table("raters").create(
         {"id": str, "name": str, "kind": str, "model": str, "params": str,
          "prompt_hash": str, "created_at": str},
         pk="id",
     )
-    db["raters"].create_index(["name"], unique=True)
-    db["studies"].create(
+    db.table("raters").create_index(["name"], unique=True)
+    db.table("studies").create(
         {"id": str, "name": str, "definition": str, "created_at": str}, pk="id"
     )
-    db["studies"].create_index(["name"], unique=True)
-    db["assignments"].create(
+    db.table("studies").create_index(["name"], unique=True)
+    db.table("assignments").create(
         {"id": str, "study_id": str, "rater_id": str, "consultation_id": str,
          "position": int, "calibration": int, "status": str, "skip_reason": str,
          "updated_at": str},
@@ -75,8 +75,8 @@ def m002_annotation(db: Database) -> None:
         foreign_keys=[("study_id", "studies", "id"), ("rater_id", "raters", "id"),
                       ("consultation_id", "consultations", "id")],
     )
-    db["assignments"].create_index(["study_id", "rater_id", "consultation_id"], unique=True)
-    db["ratings"].create(
+    db.table("assignments").create_index(["study_id", "rater_id", "consultation_id"], unique=True)
+    db.table("ratings").create(
         {"id": str, "assignment_id": str, "study_id": str, "rater_id": str,
          "consultation_id": str, "item": str, "turn_idx": int, "value": str,
          "comment": str, "created_at": str, "updated_at": str},
@@ -85,15 +85,15 @@ def m002_annotation(db: Database) -> None:
         defaults={"turn_idx": -1},
         foreign_keys=[("assignment_id", "assignments", "id")],
     )
-    db["ratings"].create_index(["assignment_id", "item", "turn_idx"], unique=True)
-    db["ratings"].create_index(["study_id", "item"])
-    db["rating_history"].create(
+    db.table("ratings").create_index(["assignment_id", "item", "turn_idx"], unique=True)
+    db.table("ratings").create_index(["study_id", "item"])
+    db.table("rating_history").create(
         {"id": int, "rating_id": str, "action": str, "value": str, "comment": str,
          "at": str},
         pk="id",
     )
-    db["rating_history"].create_index(["rating_id"])
-    db["judge_calls"].create(
+    db.table("rating_history").create_index(["rating_id"])
+    db.table("judge_calls").create(
         {"id": str, "study_id": str, "rater_id": str, "consultation_id": str,
          "status": str, "attempts": int, "raw_response": str, "error": str,
          "prompt_hash": str, "params": str, "created_at": str},
@@ -104,7 +104,7 @@ def m002_annotation(db: Database) -> None:
 @migrations()
 def m003_metrics(db: Database) -> None:
     """Per-consultation metrics (one row per metric name)."""
-    db["metrics"].create(
+    db.table("metrics").create(
         {"consultation_id": str, "name": str, "value": float, "detail": str,
          "computed_at": str},
         pk=("consultation_id", "name"),
@@ -118,16 +118,16 @@ def m004_rating_saves(db: Database) -> None:
 
     Each history row now names its save and the value it replaced.
     """
-    db["rating_saves"].create(
+    db.table("rating_saves").create(
         {"id": str, "study_id": str, "rater_id": str, "assignment_id": str, "kind": str,
          "prev_status": str, "prev_skip_reason": str, "at": str, "undone_at": str},
         pk="id",
         foreign_keys=[("assignment_id", "assignments", "id")],
     )
-    db["rating_saves"].create_index(["study_id", "rater_id", "at"])
-    db["rating_history"].add_column("save_id", str)
-    db["rating_history"].add_column("prev_value", str)
-    db["rating_history"].add_column("prev_comment", str)
+    db.table("rating_saves").create_index(["study_id", "rater_id", "at"])
+    db.table("rating_history").add_column("save_id", str)
+    db.table("rating_history").add_column("prev_value", str)
+    db.table("rating_history").add_column("prev_comment", str)
 
 
 # Later migrations are appended below, one block per area, in this order. A block's
@@ -142,8 +142,8 @@ def m006_metric_provenance(db: Database) -> None:
     they are recomputed when the case changes) and, for LLM-based metrics, the key of the
     model, parameters and prompt that produced them (`cache_key`, so they are not paid for
     twice)."""
-    db["metrics"].add_column("case_hash", str)
-    db["metrics"].add_column("cache_key", str)
+    db.table("metrics").add_column("case_hash", str)
+    db.table("metrics").add_column("cache_key", str)
 
 
 # --- reader studies: m007_* ---

@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from db.ratings import save_ratings
-from db.studies import add_assignments, assignments, ensure_rater, get_rater
+from db.study_store import SqliteStudyStore
 from tests.test_cli_cases import bedside
 from tests.test_study_support import make_study, seed_db
 
@@ -50,18 +49,19 @@ def _rated_study(tmp_path, judges=("judge:fake",), judge_items=("empathy_doctor"
     db_path = tmp_path / "p.db"
     db = seed_db(db_path, n=6)
     study_id = make_study(db, tmp_path)
+    store = SqliteStudyStore(db)
     for name in judges:
-        judge_id = ensure_rater(db, name, "judge", model="openai/fake")
-        add_assignments(db, study_id, judge_id, [(f"c{i:02d}", False) for i in range(6)])
+        judge = store.ensure_rater(name, "judge", model="openai/fake")
+        store.add_assignments(study_id, judge.id, [(f"c{i:02d}", False) for i in range(6)])
     for offset, name in enumerate(["alice", "bob", "carol", *judges]):
-        rater_id = get_rater(db, name)["id"]
+        rater_id = store.get_rater(name).id
         is_judge = name in judges
-        for a in assignments(db, study_id, rater_id):
-            n = int(a["consultation_id"][1:])
+        for a in store.assignments(study_id, rater_id):
+            n = int(a.consultation_id[1:])
             # Humans agree closely (score tracks the transcript number); the judge is lenient.
             score = min(10, 2 + n + (offset % 2) + (2 if is_judge else 0))
             items = judge_items if is_judge else ("empathy_doctor", "realism_doctor")
-            save_ratings(db, a["id"], {(item, -1): (str(score), None) for item in items})
+            store.save_ratings(a.id, {(item, -1): (str(score), None) for item in items})
     db.conn.close()
     return db_path
 

@@ -8,8 +8,7 @@ from pathlib import Path
 from textual.widgets import DataTable, Input, Select, Static
 
 from annotation.analysis.display import item_views, unit_pairs
-from db.ratings import save_ratings
-from db.studies import add_assignments, assignments, ensure_rater, get_rater
+from db.study_store import SqliteStudyStore
 from tests.app_support import home_loaded, painted_text
 from tests.footer_support import settled_key_bar
 from tests.test_study_support import make_study, seed_db
@@ -27,17 +26,18 @@ def _rated_study(path: Path, tmp_path: Path,
     """The pilot study, rated by three humans (who agree) and lenient judge(s) (+2)."""
     db = seed_db(path, n=6)
     study_id = make_study(db, tmp_path)
+    store = SqliteStudyStore(db)
     for name in judges:
-        judge_id = ensure_rater(db, name, "judge", model="openai/fake")
-        add_assignments(db, study_id, judge_id, [(f"c{i:02d}", False) for i in range(6)])
+        judge = store.ensure_rater(name, "judge", model="openai/fake")
+        store.add_assignments(study_id, judge.id, [(f"c{i:02d}", False) for i in range(6)])
     for offset, name in enumerate(["alice", "bob", "carol", *judges]):
-        for a in assignments(db, study_id, get_rater(db, name)["id"]):
-            n = int(a["consultation_id"][1:])
+        for a in store.assignments(study_id, store.get_rater(name).id):
+            n = int(a.consultation_id[1:])
             score = min(10, 2 + n + (offset % 2) + (2 if name.startswith("judge") else 0))
-            save_ratings(db, a["id"], {("empathy_doctor", -1): (str(score), None),
-                                       ("realism_doctor", -1): (str(max(1, score - 1)), None),
-                                       ("patient_relevance_overall", -1):
-                                           ("yes" if n % 2 else "no", None)})
+            store.save_ratings(a.id, {("empathy_doctor", -1): (str(score), None),
+                                      ("realism_doctor", -1): (str(max(1, score - 1)), None),
+                                      ("patient_relevance_overall", -1):
+                                          ("yes" if n % 2 else "no", None)})
     db.conn.close()
 
 

@@ -41,18 +41,18 @@ async def test_s_creates_a_study_and_the_studies_tab_shows_it(tmp_path: Path, si
         assert home.query_one(TabbedContent).active == "studies"
         table = home.query_one("#studies-table", DataTable)
         assert table.row_count == 1
-        from db.studies import get_study, study_consultations
+        from db.studies import StudyRepository
 
-        study = get_study(app.db, "pilot-app")
-        d = study["definition"]
+        study = StudyRepository(app.db).get_study("pilot-app")
+        d = study.definition
         assert d["raters"] == ["alice", "bob", "carol"] and d["overlap"] == 2
         assert d["calibration"] == 1 and d["seed"] == 3 and d["show_truth"] is True
         assert d["select"]["sample"] == 4 and d["select"]["models"] == [SECRET_DOCTOR]
         assert d["instructions"] == "Rate [bold]carefully[/]."
         assert d["rubric"]["items"]  # the default rubric, spelled out
-        assert len(study_consultations(app.db, study["id"])) == 4
+        assert len(StudyRepository(app.db).study_consultations(study.id)) == 4
         n = app.db.execute("SELECT count(*) FROM assignments WHERE study_id = ?",
-                           [study["id"]]).fetchone()[0]
+                           [study.id]).fetchone()[0]
         assert n == 3 * 1 + 3 * 2  # calibration for all + 3 others twice each
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.widgets import Collapsible, Input, Static
 
-from db import ratings, studies
+from db.study_store import SqliteStudyStore
 from tests.app_support import wait_until
 from tests.test_rating_screen import _open
 from tests.test_study_support import HOSTILE, SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
@@ -44,17 +44,18 @@ def _seed(tmp_path: Path):
     from db.runs import create_run
 
     db = seed_db(tmp_path / "s.db")
+    store = SqliteStudyStore(db)
     config = {"doctor": {"kind": "llm", "model": CONFIG_MODEL}, "config_key": "cfg-SECRET-KEY"}
     create_run(db, config=config, provenance={"host": "lab"}, run_id=RUN_ID)
     db.execute("UPDATE consultations SET run_id = ?, config = ?, config_key = ?",
                [RUN_ID, json.dumps(config), "cfg-SECRET-KEY"])
     sid = make_study(db, tmp_path, STUDY)
-    other = studies.get_rater(db, OTHERS[0])["id"]
-    a = studies.next_assignment(db, sid, other)
-    ratings.save_ratings(db, a["id"], {("realism_doctor", -1): ("3", OTHER_COMMENT),
-                                       ("realism_patient", -1): ("3", None),
-                                       ("realism_examiner", -1): ("3", None),
-                                       ("empathy_doctor", -1): ("3", None)})
+    other = store.get_rater(OTHERS[0]).id
+    a = store.next_assignment(sid, other)
+    store.save_ratings(a.id, {("realism_doctor", -1): ("3", OTHER_COMMENT),
+                              ("realism_patient", -1): ("3", None),
+                              ("realism_examiner", -1): ("3", None),
+                              ("empathy_doctor", -1): ("3", None)})
     return db, sid
 
 
@@ -85,7 +86,8 @@ async def test_screen_holds_and_shows_nothing_a_rater_must_not_see(tmp_path: Pat
         cid = db["assignments"].get(screen.item.assignment_id)["consultation_id"]
         case_id = db["consultations"].get(cid)["case_id"]
         # alice starts with the calibration transcript the other rater already rated
-        assert studies.find_assignment(db, sid, studies.get_rater(db, OTHERS[0])["id"], cid)
+        store = SqliteStudyStore(db)
+        assert store.find_assignment(sid, store.get_rater(OTHERS[0]).id, cid)
         widgets = list(screen.walk_children(with_self=False))
         held = repr(vars(screen)) + "".join(repr(vars(w)) for w in widgets)
         shown = "\n".join(_content(w) for w in widgets)

@@ -16,8 +16,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from db import ratings, studies
 from db.connection import open_db
+from db.study_store import SqliteStudyStore
 from tests.test_rating_screen import _open
 from tests.test_study_support import make_study, seed_db
 from tui.app.rating.screen import RatingApp
@@ -56,20 +56,19 @@ asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])))
 
 HAMMER = """
 import sys
-from db import ratings, studies
-from db.connection import open_db
+from db.study_store import open_study_store
 
-db = open_db(sys.argv[1])
-sid = studies.get_study(db, "pilot")["id"]
-rid = studies.get_rater(db, "alice")["id"]
+store = open_study_store(sys.argv[1])
+sid = store.get_study("pilot").id
+rid = store.get_rater("alice").id
 items = ["realism_doctor", "realism_patient", "realism_examiner", "empathy_doctor"]
 n = 0
 while True:  # every save writes one value to all four units: a torn save would show
-    for a in studies.assignments(db, sid, rid):
+    for a in store.assignments(sid, rid):
         n += 1
         value = str(n % 10 + 1)
-        ratings.save_ratings(db, a["id"], {(i, -1): (value, None) for i in items})
-        print("SAVED", a["id"], value, flush=True)
+        store.save_ratings(a.id, {(i, -1): (value, None) for i in items})
+        print("SAVED", a.id, value, flush=True)
 """
 
 
@@ -107,15 +106,16 @@ async def test_sigkill_mid_study_loses_nothing_and_resumes(tmp_path: Path) -> No
     assert len(saved) == 2 and typing is not None
 
     after = open_db(tmp_path / "s.db")
+    after_store = SqliteStudyStore(after)
     assert after.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    alice = studies.get_rater(after, "alice")["id"]
+    alice = after_store.get_rater("alice").id
     for aid in saved:
-        assert studies.get_assignment(after, aid)["status"] == "done"
-        assert ratings.assignment_ratings(after, aid) == {
+        assert after_store.get_assignment(aid).status == "done"
+        assert after_store.assignment_ratings(aid) == {
             (i, -1): ("6", None) for i in ("realism_doctor", "realism_patient",
                                            "realism_examiner", "empathy_doctor")}
-    assert ratings.assignment_ratings(after, typing) == {}
-    assert studies.next_assignment(after, sid, alice)["id"] == typing
+    assert after_store.assignment_ratings(typing) == {}
+    assert after_store.next_assignment(sid, alice).id == typing
     # the restarted app opens exactly there, with nothing of the unsaved answer
     app = RatingApp(tmp_path / "s.db", "pilot", "alice")
     async with app.run_test(size=(120, 40)) as pilot:
@@ -140,15 +140,16 @@ def test_sigkill_during_a_stream_of_saves_never_tears_a_save(tmp_path: Path) -> 
     finally:
         _kill(child)
     after = open_db(tmp_path / "s.db")
+    after_store = SqliteStudyStore(after)
     assert after.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     for aid in {a["id"] for a in after["assignments"].rows_where("status = 'done'")}:
-        values = {v for v, _ in ratings.assignment_ratings(after, aid).values()}
-        answers = ratings.assignment_ratings(after, aid)
+        values = {v for v, _ in after_store.assignment_ratings(aid).values()}
+        answers = after_store.assignment_ratings(aid)
         assert len(answers) == 4 and len(values) == 1, f"torn save on {aid}: {answers}"
     # every commit the child reported is there (the last one per assignment may be
     # followed by a later commit the child did not live to report)
     for aid, value in committed.items():
-        history = {h["value"] for h in ratings.rating_history(after, aid)}
+        history = {h.value for h in after_store.rating_history(aid)}
         assert value in history
 
 
@@ -178,12 +179,13 @@ def test_two_raters_in_two_processes_lose_nothing(tmp_path: Path) -> None:
             if child.poll() is None:
                 _kill(child)
     after = open_db(tmp_path / "s.db")
+    after_store = SqliteStudyStore(after)
     for name, digit in digits.items():
-        rid = studies.get_rater(after, name)["id"]
-        mine = studies.assignments(after, sid, rid)
-        assert sorted(reported[name]) == sorted(a["id"] for a in mine)
-        assert {a["status"] for a in mine} == {"done"}
+        rid = after_store.get_rater(name).id
+        mine = after_store.assignments(sid, rid)
+        assert sorted(reported[name]) == sorted(a.id for a in mine)
+        assert {a.status for a in mine} == {"done"}
         for a in mine:  # each rater's own values only, all four units
-            assert {v for v, _ in ratings.assignment_ratings(after, a["id"]).values()} == {digit}
-            assert len(ratings.assignment_ratings(after, a["id"])) == 4
+            assert {v for v, _ in after_store.assignment_ratings(a.id).values()} == {digit}
+            assert len(after_store.assignment_ratings(a.id)) == 4
     assert after["ratings"].count == 4 * sum(len(v) for v in reported.values())

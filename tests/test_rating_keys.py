@@ -13,7 +13,7 @@ import pytest
 from textual.widgets import Collapsible, Input, Static
 from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets
 
-from db import ratings, studies
+from db.study_store import SqliteStudyStore
 from tests.app_support import wait_until
 from tests.footer_support import settled_key_bar
 from tests.test_rating_screen import _open, _rate_current
@@ -146,8 +146,9 @@ async def test_page_keys_scroll_the_transcript_from_a_question_of_the_form(tmp_p
 
 async def test_unsaved_answers_are_not_dropped_without_asking(tmp_path: Path) -> None:
     db = seed_db(tmp_path / "s.db")
+    store = SqliteStudyStore(db)
     sid = make_study(db, tmp_path)
-    alice = studies.get_rater(db, "alice")["id"]
+    alice = store.get_rater("alice").id
     app = RatingApp(tmp_path / "s.db", "pilot", "alice")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await _open(pilot, app)
@@ -160,7 +161,7 @@ async def test_unsaved_answers_are_not_dropped_without_asking(tmp_path: Path) ->
         assert "will be lost" in str(app.screen.query_one("#confirm-question", Static).content)
         await pilot.press("n")
         await wait_until(pilot, lambda: app.screen is screen)
-        assert studies.get_assignment(db, saved)["status"] == "done" and screen.unsaved()
+        assert store.get_assignment(saved).status == "done" and screen.unsaved()
         # q asks too; n stays
         await pilot.press("q")
         await wait_until(pilot, lambda: isinstance(app.screen, Confirm))
@@ -172,12 +173,12 @@ async def test_unsaved_answers_are_not_dropped_without_asking(tmp_path: Path) ->
         await wait_until(pilot, lambda: isinstance(app.screen, Confirm))
         await pilot.press("y")
         await wait_until(pilot, lambda: screen.item and screen.item.assignment_id == saved)
-        assert studies.get_assignment(db, saved)["status"] == "pending"
+        assert store.get_assignment(saved).status == "pending"
         assert not screen.unsaved()  # the undone answers are shown as they were saved
         # nothing typed: q quits at once
         await pilot.press("q")
         await wait_until(pilot, lambda: not app.is_running)
-    assert studies.next_assignment(db, sid, alice)["id"] == saved
+    assert store.next_assignment(sid, alice).id == saved
 
 
 async def test_imported_dialogue_says_the_case_record_is_not_available(tmp_path: Path) -> None:
@@ -224,6 +225,8 @@ async def test_a_burst_of_keys_lands_where_the_rater_meant_it(tmp_path: Path) ->
     from textual import events
 
     db = seed_db(tmp_path / "s.db")
+
+    store = SqliteStudyStore(db)
     sid = make_study(db, tmp_path)
     app = RatingApp(tmp_path / "s.db", "pilot", "alice")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -236,11 +239,11 @@ async def test_a_burst_of_keys_lands_where_the_rater_meant_it(tmp_path: Path) ->
             app._driver.send_message(event)
         progress = screen.query_one("#progress", Static)
         await wait_until(pilot, lambda: "· 1 / " in str(progress.content))  # saved, next shown
-    got = ratings.assignment_ratings(db, first)
+    got = store.assignment_ratings(first)
     assert {k: v for (k, _), (v, _) in got.items()} == {
         "realism_doctor": "7", "realism_patient": "10", "realism_examiner": "5",
         "empathy_doctor": "3"}
-    assert studies.get_assignment(db, first)["status"] == "done" and sid
+    assert store.get_assignment(first).status == "done" and sid
 
 
 async def test_ctrl_q_in_the_bedside_app_asks_before_dropping_unsaved_answers(tmp_path) -> None:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.widgets import Input, Static
 
-from db import ratings, studies
+from db.study_store import SqliteStudyStore
 from db.connection import open_db
 from tests.app_support import wait_until
 from tests.test_study_support import make_study, seed_db
@@ -46,15 +46,16 @@ async def _rate_current(pilot, screen: RatingScreen, keys: list[str]) -> str:
 
 async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
     db = seed_db(tmp_path / "s.db")
+    store = SqliteStudyStore(db)
     sid = make_study(db, tmp_path)
-    alice = studies.get_rater(db, "alice")["id"]
-    total = len(studies.assignments(db, sid, alice))
+    alice = store.get_rater("alice").id
+    total = len(store.assignments(sid, alice))
     app = RatingApp(tmp_path / "s.db", "pilot", "alice")
     async with app.run_test(size=(140, 50)) as pilot:
         screen = await _open(pilot, app)
         assert "0 / " in str(screen.query_one("#progress", Static).content)
         first = await _rate_current(pilot, screen, ["7", "0", "5", "3"])
-        rows = ratings.assignment_ratings(db, first)
+        rows = store.assignment_ratings(first)
         assert {k: v for (k, _), (v, _) in rows.items()} == {
             "realism_doctor": "7", "realism_patient": "10", "realism_examiner": "5",
             "empathy_doctor": "3"}
@@ -63,7 +64,7 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         # undo brings the transcript back with its answers filled in, not saved
         await pilot.press("u")
         await wait_until(pilot, lambda: screen.item and screen.item.assignment_id == first)
-        assert ratings.assignment_ratings(db, first) == {}
+        assert store.assignment_ratings(first) == {}
         values = {f.item.id: f.value for f in screen.query(UnitField) if f.turn_idx == -1}
         assert values["realism_patient"] == "10"
 
@@ -79,7 +80,7 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         honesty.focus()
         await pilot.press("n", "enter")
         await wait_until(pilot, lambda: screen.item is None or screen.item.assignment_id != first)
-        rows = ratings.assignment_ratings(db, first)
+        rows = store.assignment_ratings(first)
         assert rows[("empathy_doctor", -1)] == ("8", "kind but brief")
         assert rows[("patient_honesty", 2)] == ("no", None)
 
@@ -88,7 +89,7 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert screen.item.assignment_id == second
-        assert ratings.assignment_ratings(db, second) == {}
+        assert store.assignment_ratings(second) == {}
 
         # skip with a reason
         await pilot.press("s")
@@ -96,8 +97,8 @@ async def test_rate_undo_skip_comment_and_resume(tmp_path: Path) -> None:
         app.screen.query_one(Input).value = "transcript truncated"
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.item and screen.item.assignment_id != second)
-        assert studies.get_assignment(db, second)["status"] == "skipped"
-        assert studies.get_assignment(db, second)["skip_reason"] == "transcript truncated"
+        assert store.get_assignment(second).status == "skipped"
+        assert store.get_assignment(second).skip_reason == "transcript truncated"
         third = screen.item.assignment_id
         await pilot.press("q")
     # resume exactly where alice left off
@@ -121,13 +122,13 @@ async def test_two_raters_share_one_database_and_see_only_their_own(tmp_path: Pa
         await _rate_current(p1, s1, ["2", "2", "2", "2"])
         await _rate_current(p2, s2, ["9", "9", "9", "9"])
         await _rate_current(p1, s1, ["4", "4", "4", "4"])
-    check = open_db(tmp_path / "s.db")
-    by_rater = {r["name"]: r["id"] for r in studies.study_raters(check, sid)}
-    assert ratings.progress(check, sid, by_rater["alice"]).finished == 2
-    assert ratings.progress(check, sid, by_rater["bob"]).finished == 1
+    check_store = SqliteStudyStore(open_db(tmp_path / "s.db"))
+    by_rater = {r.name: r.id for r in check_store.study_raters(sid)}
+    assert check_store.progress(sid, by_rater["alice"]).finished == 2
+    assert check_store.progress(sid, by_rater["bob"]).finished == 1
     # bob's screen on the shared transcript never held alice's answers
-    shared = studies.find_assignment(check, sid, by_rater["bob"], c1)
-    assert {v for v, _ in ratings.assignment_ratings(check, shared["id"]).values()} == {"9"}
+    shared = check_store.find_assignment(sid, by_rater["bob"], c1)
+    assert {v for v, _ in check_store.assignment_ratings(shared.id).values()} == {"9"}
 
 
 async def test_home_screen_entry_asks_the_rater_name(tmp_path: Path) -> None:
@@ -184,6 +185,7 @@ def test_cli_refuses_an_unknown_rater_without_naming_the_others(tmp_path: Path, 
 
 async def test_undoing_twice_keeps_both_transcripts_prefilled(tmp_path: Path) -> None:
     db = seed_db(tmp_path / "s.db")
+    store = SqliteStudyStore(db)
     make_study(db, tmp_path)
     app = RatingApp(tmp_path / "s.db", "pilot", "alice")
     async with app.run_test(size=(140, 50)) as pilot:
@@ -203,5 +205,5 @@ async def test_undoing_twice_keeps_both_transcripts_prefilled(tmp_path: Path) ->
         # one rating row per unit, its history continuous: set, undo, set
         rid = db.execute("SELECT id FROM ratings WHERE assignment_id = ? AND item ="
                          " 'realism_doctor'", [first]).fetchone()[0]
-        assert [h["action"] for h in ratings.rating_history(db, first)
-                if h["rating_id"] == rid] == ["set", "undo", "set"]
+        assert [h.action for h in store.rating_history(first)
+                if h.rating_id == rid] == ["set", "undo", "set"]

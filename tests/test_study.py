@@ -12,7 +12,8 @@ from annotation.blinding import blind_item, missing_required, rating_units
 from annotation.rubric_default import default_rubric
 from annotation.study import parse_study
 from core.errors import InputError
-from db import studies
+from core.records.studies import AssignmentRecord
+from db.study_store import SqliteStudyStore
 from tests.test_study_support import HOSTILE, SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
 
 
@@ -140,12 +141,13 @@ def test_plan_is_balanced_k_overlap_and_seeded() -> None:
 def test_create_study_from_file(tmp_path: Path) -> None:
     db = seed_db(tmp_path / "s.db")
     sid = make_study(db, tmp_path)
-    row = studies.get_study(db, "pilot")
-    assert row["id"] == sid
-    assert load_definition(row).rubric is not None  # stored spelled out
-    assert len(studies.study_consultations(db, sid)) == 6
+    study = SqliteStudyStore(db).get_study("pilot")
+    assert study.id == sid
+    assert load_definition(study).rubric is not None  # stored spelled out
+    assert len(SqliteStudyStore(db).study_consultations(sid)) == study.transcripts == 6
     # 1 calibration × 3 raters + 5 × 2 overlap
-    assert db["assignments"].count == 13
+    assert db["assignments"].count == study.assignments == 13
+    assert (study.raters, study.done, study.skipped, study.finished) == (3, 0, 0, 0)
     with pytest.raises(InputError, match="already exists"):
         make_study(db, tmp_path)
 
@@ -171,10 +173,11 @@ def test_sources_match_imported_transcripts_by_their_origin(tmp_path: Path) -> N
     save_cases(db, [stand_in])
     save_transcript(db, transcript(stand_in.id, 9), consultation_id="imp-1",
                     origin="import:aihospital-dialog")
+    store = SqliteStudyStore(db)
     for sources in (["aihospital"], ["aihospital-dialog"], ["import:aihospital-*"]):
-        assert select_consultations(db, Selection(sources=sources)) == ["imp-1"]
-    assert "imp-1" not in select_consultations(db, Selection(sources=["bedside"]))
-    assert select_consultations(db, Selection(sources=["imported"])) == ["imp-1"]
+        assert select_consultations(store, Selection(sources=sources)) == ["imp-1"]
+    assert "imp-1" not in select_consultations(store, Selection(sources=["bedside"]))
+    assert select_consultations(store, Selection(sources=["imported"])) == ["imp-1"]
 
 
 def test_cli_points_selection_errors_at_the_study_file(tmp_path: Path, capsys) -> None:
@@ -194,27 +197,34 @@ def test_cli_points_selection_errors_at_the_study_file(tmp_path: Path, capsys) -
 
 # -- blinding -------------------------------------------------------------------------------
 
+def _assignment(consultation_id: str) -> AssignmentRecord:
+    """An assignment of one transcript that is not stored (blinding needs only the record)."""
+    return AssignmentRecord(id="x", study_id="s", rater_id="r", consultation_id=consultation_id,
+                            position=0, calibration=False, status="pending",
+                            updated_at="2025-01-01T00:00:00.000Z")
+
+
 def test_blind_item_hides_doctor_verdict_config_and_case_id(tmp_path: Path) -> None:
     db = seed_db(tmp_path / "s.db")
     sid = make_study(db, tmp_path)
-    rater = studies.get_rater(db, "alice")
-    a = studies.next_assignment(db, sid, rater["id"])
-    item = blind_item(db, a)
+    store = SqliteStudyStore(db)
+    a = store.next_assignment(sid, store.get_rater("alice").id)
+    assert a is not None
+    item = blind_item(store, a)
     dumped = item.model_dump_json()
-    case_id = db["consultations"].get(a["consultation_id"])["case_id"]
-    for secret in (SECRET_DOCTOR, SECRET_VERDICT, case_id, "correct", a["consultation_id"]):
+    case_id = db["consultations"].get(a.consultation_id)["case_id"]
+    for secret in (SECRET_DOCTOR, SECRET_VERDICT, case_id, "correct", a.consultation_id):
         assert secret not in dumped
     assert [t.role for t in item.turns] == ["doctor", "patient", "doctor", "examiner", "doctor"]
     assert item.turns[1].content == HOSTILE  # verbatim; rendering makes it literal
     assert item.reference is not None and item.reference.truth is None
-    shown = blind_item(db, a, show_truth=True)
+    shown = blind_item(store, a, show_truth=True)
     assert shown.reference.truth
 
 
 def test_rating_units_attach_per_turn_items_to_their_turns(tmp_path: Path) -> None:
-    db = seed_db(tmp_path / "s.db", n=1)
-    a = {"id": "x", "position": 0, "calibration": 0, "consultation_id": "c00"}
-    item = blind_item(db, a)
+    store = SqliteStudyStore(seed_db(tmp_path / "s.db", n=1))
+    item = blind_item(store, _assignment("c00"))
     units = [(i.id, idx) for i, idx in rating_units(default_rubric(), item.turns)]
     assert ("patient_honesty", 2) in units and ("examiner_accuracy", 4) in units
     assert ("patient_honesty", 4) not in units and ("realism_doctor", -1) in units
@@ -228,7 +238,7 @@ def test_rater_view_holds_no_selection_and_no_raters(tmp_path: Path) -> None:
 
     db = seed_db(tmp_path / "s.db")
     sid = make_study(db, tmp_path)
-    view = rater_view(load_definition(studies.get_study(db, sid)))
+    view = rater_view(load_definition(SqliteStudyStore(db).get_study(sid)))
     held = view.model_dump_json()
     assert view.study == "pilot" and view.rubric.item("empathy_doctor") is not None
     for secret in (SECRET_DOCTOR, "bob", "carol", "select", "seed"):
@@ -248,6 +258,6 @@ def test_imported_dialogue_with_a_stand_in_case_has_no_reference(tmp_path: Path)
     save_cases(db, [stand_in])
     save_transcript(db, transcript(stand_in.id, 1), consultation_id="imp-1",
                     origin="import:aihospital-dialog")
-    a = {"id": "x", "position": 0, "calibration": 0, "consultation_id": "imp-1"}
-    assert blind_item(db, a).reference is None
-    assert blind_item(db, a, show_truth=True).reference is None
+    store = SqliteStudyStore(db)
+    assert blind_item(store, _assignment("imp-1")).reference is None
+    assert blind_item(store, _assignment("imp-1"), show_truth=True).reference is None

@@ -9,7 +9,7 @@ import pytest
 
 from annotation.exchange import COLUMNS, REQUIRED, export_rows, import_file, to_csv, to_jsonl
 from core.errors import InputError
-from db import ratings, studies
+from db.study_store import SqliteStudyStore
 from tests.test_study_support import make_study, seed_db
 from tui.cli import main
 
@@ -19,17 +19,17 @@ FULL = {("realism_doctor", -1): ("7", None), ("realism_patient", -1): ("6", None
 
 @pytest.fixture
 def study(tmp_path: Path):
-    db = seed_db(tmp_path / "s.db")
-    sid = make_study(db, tmp_path)
-    return db, sid, studies.get_rater(db, "alice")["id"]
+    store = SqliteStudyStore(seed_db(tmp_path / "s.db"))
+    sid = make_study(store.db, tmp_path)
+    return store, sid, store.get_rater("alice").id
 
 
 def _fresh(tmp_path: Path, name: str):
     """Another database with the same transcripts and the same study (same assignments)."""
-    db = seed_db(tmp_path / f"{name}.db")
+    store = SqliteStudyStore(seed_db(tmp_path / f"{name}.db"))
     folder = tmp_path / name
     folder.mkdir()
-    return db, make_study(db, folder)
+    return store, make_study(store.db, folder)
 
 
 def _row(**changes) -> dict:
@@ -46,23 +46,25 @@ def _jsonl(tmp_path: Path, rows: list[dict], name: str = "in.jsonl") -> Path:
     return path
 
 
-def _alice_c00(db, sid) -> str:
-    return studies.find_assignment(db, sid, studies.get_rater(db, "alice")["id"], "c00")["id"]
+def _alice_c00(store: SqliteStudyStore, sid: str) -> str:
+    found = store.find_assignment(sid, store.get_rater("alice").id, "c00")
+    assert found is not None
+    return found.id
 
 
 def test_round_trip_csv_and_jsonl_with_skips_and_status(study, tmp_path: Path) -> None:
-    db, sid, alice = study
-    a = studies.next_assignment(db, sid, alice)["id"]
-    ratings.save_ratings(db, a, {**FULL, ("patient_honesty", 2): ("no", None),
-                                 ("comment", -1): ('odd, "quoted"\nline', None)})
-    skipped = studies.next_assignment(db, sid, alice)["id"]
-    ratings.skip(db, skipped, "audio missing")
-    rows = export_rows(db, "pilot")
-    assert len(rows) == 7 and {r["rater"] for r in rows} == {"alice"}
-    assert list(rows[0]) == list(COLUMNS)
-    assert {r["status"] for r in rows[:6]} == {"done"}
+    store, sid, alice = study
+    a = store.next_assignment(sid, alice).id
+    store.save_ratings(a, {**FULL, ("patient_honesty", 2): ("no", None),
+                           ("comment", -1): ('odd, "quoted"\nline', None)})
+    skipped = store.next_assignment(sid, alice).id
+    store.skip(skipped, "audio missing")
+    rows = export_rows(store, "pilot")
+    assert len(rows) == 7 and {r.rater for r in rows} == {"alice"}
+    assert list(rows[0].model_dump()) == list(COLUMNS)
+    assert {r.status for r in rows[:6]} == {"done"}
     skip_row = rows[6]
-    assert (skip_row["item"], skip_row["status"], skip_row["skip_reason"]) == (
+    assert (skip_row.item, skip_row.status, skip_row.skip_reason) == (
         None, "skipped", "audio missing")
     for fmt, text in (("csv", to_csv(rows)), ("jsonl", to_jsonl(rows))):
         fresh, fresh_sid = _fresh(tmp_path, fmt)
@@ -74,70 +76,70 @@ def test_round_trip_csv_and_jsonl_with_skips_and_status(study, tmp_path: Path) -
         assert export_rows(fresh, "pilot") == rows
         again = import_file(fresh, path)  # idempotent
         assert (again.new, again.updated, again.same, again.kept) == (0, 0, 6, [])
-        assert fresh["ratings"].count == 6
+        assert fresh.db["ratings"].count == 6
 
 
 def test_import_marks_assignments_done_so_the_study_list_is_complete(study, tmp_path) -> None:
-    db, sid, _ = study
-    for rater in studies.study_raters(db, sid):
-        while (a := studies.next_assignment(db, sid, rater["id"])) is not None:
-            ratings.save_ratings(db, a["id"], FULL)
+    store, sid, _ = study
+    for rater in store.study_raters(sid):
+        while (a := store.next_assignment(sid, rater.id)) is not None:
+            store.save_ratings(a.id, FULL)
     path = tmp_path / "all.csv"
-    path.write_text(to_csv(export_rows(db, "pilot")), encoding="utf-8")
+    path.write_text(to_csv(export_rows(store, "pilot")), encoding="utf-8")
     fresh, fresh_sid = _fresh(tmp_path, "fresh")
     summary = import_file(fresh, path)
-    total = fresh["assignments"].count
+    total = fresh.db["assignments"].count
     assert summary.marked_done == total
-    (listed,) = studies.list_studies(fresh)
-    assert (listed["finished"], listed["assignments"]) == (total, total)
+    (listed,) = fresh.list_studies()
+    assert (listed.finished, listed.done, listed.assignments) == (total, total, total)
 
 
 def test_partial_answers_leave_the_assignment_pending(study, tmp_path: Path) -> None:
-    db, sid, _ = study
-    summary = import_file(db, _jsonl(tmp_path, [_row()]))
+    store, sid, _ = study
+    summary = import_file(store, _jsonl(tmp_path, [_row()]))
     assert (summary.new, summary.marked_done) == (1, 0)
-    assert studies.get_assignment(db, _alice_c00(db, sid))["status"] == "pending"
+    assert store.get_assignment(_alice_c00(store, sid)).status == "pending"
 
 
 def test_bom_csv_and_numeric_jsonl_values_are_accepted(study, tmp_path: Path) -> None:
-    db, sid, _ = study
+    store, sid, _ = study
     csv_path = tmp_path / "excel.csv"
     header = ",".join(REQUIRED)
     line = "pilot,c00,realism_doctor,transcript,alice,human,8,,2025-01-01T10:00:00Z," \
            "2025-01-01T10:00:00Z"
     csv_path.write_bytes("\ufeff".encode() + f"{header}\n{line}\n".encode())
-    assert import_file(db, csv_path).new == 1
+    assert import_file(store, csv_path).new == 1
     j = _jsonl(tmp_path, [_row(item="realism_patient", value=7),
                           _row(item="realism_examiner", value=6.0)])
-    assert import_file(db, j).new == 2
-    got = ratings.assignment_ratings(db, _alice_c00(db, sid))
+    assert import_file(store, j).new == 2
+    got = store.assignment_ratings(_alice_c00(store, sid))
     assert got[("realism_doctor", -1)] == ("8", None)
     assert got[("realism_patient", -1)] == ("7", None)
     assert got[("realism_examiner", -1)] == ("6", None)
     with pytest.raises(InputError, match=r"in.jsonl:1: field 'value': expected text or a num"):
-        import_file(db, _jsonl(tmp_path, [_row(value=True)]))
+        import_file(store, _jsonl(tmp_path, [_row(value=True)]))
 
 
 @pytest.mark.parametrize("stamp", ["yesterday", "b", "2025-01-01T10:00:00", "2025-13-01T00:00Z"])
 def test_bad_timestamps_are_refused_with_file_line_and_field(study, tmp_path, stamp) -> None:
-    db, _, _ = study
+    store, _, _ = study
     path = _jsonl(tmp_path, [_row(), _row(item="realism_patient", updated_at=stamp)])
     with pytest.raises(InputError, match=r"in.jsonl:2: field 'updated_at': .*ISO-8601 UTC"):
-        import_file(db, path)
-    assert db["ratings"].count == 0  # all or nothing
+        import_file(store, path)
+    assert store.db["ratings"].count == 0  # all or nothing
 
 
 def test_other_time_zones_are_converted_to_utc(study, tmp_path: Path) -> None:
-    db, sid, _ = study
-    import_file(db, _jsonl(tmp_path, [_row(created_at="2025-01-01T12:00:00+02:00",
-                                           updated_at="2025-01-01T12:30:00.5+02:00")]))
-    (row,) = db["ratings"].rows
+    store, sid, _ = study
+    import_file(store, _jsonl(tmp_path, [_row(created_at="2025-01-01T12:00:00+02:00",
+                                              updated_at="2025-01-01T12:30:00.5+02:00")]))
+    (row,) = store.db["ratings"].rows
     assert (row["created_at"], row["updated_at"]) == ("2025-01-01T10:00:00.000Z",
                                                       "2025-01-01T10:30:00.500Z")
 
 
 def test_empty_rows_are_skipped_with_a_note(study, tmp_path: Path, capsys) -> None:
-    db, sid, _ = study
+    store, sid, _ = study
     path = tmp_path / "holes.csv"
     lines = [",".join(REQUIRED),
              "pilot,c00,realism_doctor,transcript,alice,human,,,2025-01-01T10:00:00Z,"
@@ -145,87 +147,87 @@ def test_empty_rows_are_skipped_with_a_note(study, tmp_path: Path, capsys) -> No
              "pilot,c00,realism_patient,transcript,alice,human,6,,2025-01-01T10:00:00Z,"
              "2025-01-01T10:00:00Z"]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    summary = import_file(db, path)
+    summary = import_file(store, path)
     assert (summary.new, summary.empty) == (1, [2])
-    db.close()
+    store.db.close()
     assert main(["--db", str(tmp_path / "s.db"), "ratings", "import", str(path)]) == 0
     out = capsys.readouterr().out
     assert "1 rows skipped: no value and no comment (lines 2)" in out
 
 
 def test_units_must_be_rating_units_of_that_transcript(study, tmp_path: Path) -> None:
-    db, _, _ = study
+    store, _, _ = study
     for unit, why in (("turn:999", "turn:999 of 'c00' is not rated for 'patient_honesty'"),
                       ("turn:1", "turn:1 of 'c00' is not rated")):  # turn 1 is the doctor's
         path = _jsonl(tmp_path, [_row(item="patient_honesty", unit=unit, value="yes")])
         with pytest.raises(InputError, match=rf"in.jsonl:1: field 'unit': {why}"):
-            import_file(db, path)
+            import_file(store, path)
     ok = _jsonl(tmp_path, [_row(item="patient_honesty", unit="turn:2", value="yes")])
-    assert import_file(db, ok).new == 1
+    assert import_file(store, ok).new == 1
 
 
 def test_rater_kind_must_match_the_stored_rater(study, tmp_path: Path) -> None:
-    db, _, _ = study
+    store, _, _ = study
     path = _jsonl(tmp_path, [_row(rater_kind="judge")])
     with pytest.raises(InputError, match="field 'rater_kind': rater 'alice' is a human rater"):
-        import_file(db, path)
+        import_file(store, path)
     mixed = _jsonl(tmp_path, [_row(rater="ext"), _row(rater="ext", item="realism_patient",
                                                       rater_kind="judge")])
     with pytest.raises(InputError, match=r"in.jsonl:2: .*'ext' is a human rater"):
-        import_file(db, mixed)
-    assert db["ratings"].count == 0
+        import_file(store, mixed)
+    assert store.db["ratings"].count == 0
 
 
 def test_newer_stored_answers_are_kept_unless_replace(study, tmp_path: Path, capsys) -> None:
-    db, sid, _ = study
-    aid = _alice_c00(db, sid)
-    ratings.save_ratings(db, aid, FULL, at="2025-06-01T00:00:00.000Z")
+    store, sid, _ = study
+    aid = _alice_c00(store, sid)
+    store.save_ratings(aid, FULL, at="2025-06-01T00:00:00.000Z")
     old = _jsonl(tmp_path, [_row(value="2", updated_at="2025-01-01T10:00:00Z"),
                             _row(item="realism_patient", value="3",
                                  updated_at="2025-07-01T00:00:00Z")])
-    summary = import_file(db, old)
+    summary = import_file(store, old)
     assert summary.kept == [(1, "the stored answer is as new or newer")]
     assert summary.updated == 1
-    got = ratings.assignment_ratings(db, aid)
+    got = store.assignment_ratings(aid)
     assert got[("realism_doctor", -1)] == ("7", None)  # newer in the database: kept
     assert got[("realism_patient", -1)] == ("3", None)  # newer in the file: taken
-    db.close()
+    store.db.close()
     base = ["--db", str(tmp_path / "s.db"), "ratings", "import", str(old)]
     assert main(base) == 0
     assert "1 rows not imported: the stored answer is as new or newer (lines 1;" \
         in capsys.readouterr().out
     assert main([*base, "--replace"]) == 0
-    check = seed_db(tmp_path / "s.db", n=0)
-    assert ratings.assignment_ratings(check, aid)[("realism_doctor", -1)] == ("2", None)
+    check_store = SqliteStudyStore(seed_db(tmp_path / "s.db", n=0))
+    assert check_store.assignment_ratings(aid)[("realism_doctor", -1)] == ("2", None)
     # the overwritten answer stays in the history
-    assert any(h["prev_value"] == "7" and h["value"] == "2"
-               for h in ratings.rating_history(check, aid))
+    assert any(h.prev_value == "7" and h.value == "2"
+               for h in check_store.rating_history(aid))
 
 
 def test_progress_ignores_imported_saves(study, tmp_path: Path) -> None:
-    db, sid, alice = study
-    import_file(db, _jsonl(tmp_path, [
+    store, sid, alice = study
+    import_file(store, _jsonl(tmp_path, [
         _row(consultation=c, updated_at=f"2020-01-01T00:0{i}:00Z")  # a minute apart
-        for i, c in enumerate(studies.study_consultations(db, sid)[:3])
-        if studies.find_assignment(db, sid, alice, c)]))
-    p = ratings.progress(db, sid, alice)
+        for i, c in enumerate(store.study_consultations(sid)[:3])
+        if store.find_assignment(sid, alice, c)]))
+    p = store.progress(sid, alice)
     assert p.seconds_left is None  # imports say nothing about this rater's pace
 
 
 def test_malformed_files_name_file_and_line(study, tmp_path: Path) -> None:
-    db, _, _ = study
+    store, _, _ = study
     bad = tmp_path / "bad.csv"
     bad.write_text("study,consultation\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"bad.csv:1: missing column 'item'"):
-        import_file(db, bad)
+        import_file(store, bad)
     bad.write_text(",".join([*REQUIRED, "colour"]) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"bad.csv:1: unknown column 'colour'"):
-        import_file(db, bad)
+        import_file(store, bad)
     with pytest.raises(InputError, match=r"in.jsonl:1: field 'value': '12' is not a valid"):
-        import_file(db, _jsonl(tmp_path, [_row(value="12")]))
+        import_file(store, _jsonl(tmp_path, [_row(value="12")]))
     with pytest.raises(InputError, match=r"in.jsonl:2: field 'unit': the same rating as line 1"):
-        import_file(db, _jsonl(tmp_path, [_row(), _row(value="3")]))
+        import_file(store, _jsonl(tmp_path, [_row(), _row(value="3")]))
     j = tmp_path / "short.jsonl"
     j.write_text('{"study": "pilot"}\n', encoding="utf-8")
     with pytest.raises(InputError, match=r"short.jsonl:1: field '\w+': Field required"):
-        import_file(db, j)
+        import_file(store, j)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from db import studies
+from db.study_store import SqliteStudyStore
 from db.connection import open_db
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.test_study_support import make_study, seed_db
@@ -56,10 +56,11 @@ def test_judge_rates_with_progress_lines_and_settings_as_identity(db_path, capsy
               for r in db["raters"].rows_where("kind = 'judge'")}
     assert sorted(p["temperature"] for _, p, _ in judges.values()) == [0.3, 0.9]
     assert all(m == "openai/fake" and p["seed"] == 5 and h for m, p, h in judges.values())
-    sid = studies.get_study(db, "pilot")["id"]
-    for rater in studies.study_raters(db, sid):
-        if rater["kind"] == "judge":
-            assert {a["status"] for a in studies.assignments(db, sid, rater["id"])} == {"done"}
+    store = SqliteStudyStore(db)
+    sid = store.get_study("pilot").id
+    for rater in store.study_raters(sid):
+        if rater.kind == "judge":
+            assert {a.status for a in store.assignments(sid, rater.id)} == {"done"}
 
 
 def test_garbage_answers_are_retried_then_recorded_as_failed(db_path, capsys) -> None:

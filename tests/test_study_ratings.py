@@ -13,8 +13,8 @@ from annotation.blinding import blind_item
 from annotation.exchange import export_rows
 from annotation.judge import judge_name, parse_answer, prompt_hash, run_judge, user_prompt
 from core.errors import InputError, ModelError
-from db import ratings, studies
 from db.connection import open_db
+from db.study_store import SqliteStudyStore
 from tests.test_study_support import SECRET_DOCTOR, SECRET_VERDICT, make_study, seed_db
 from tui.cli import main
 
@@ -24,92 +24,94 @@ FULL = {("realism_doctor", -1): ("7", None), ("realism_patient", -1): ("6", None
 
 @pytest.fixture
 def study(tmp_path: Path):
-    db = seed_db(tmp_path / "s.db")
-    sid = make_study(db, tmp_path)
-    return db, sid, studies.get_rater(db, "alice")["id"]
+    store = SqliteStudyStore(seed_db(tmp_path / "s.db"))
+    sid = make_study(store.db, tmp_path)
+    return store, sid, store.get_rater("alice").id
 
 
 def test_edit_keeps_earlier_value_in_history_and_undo_is_a_stack(study) -> None:
-    db, sid, alice = study
-    a = studies.next_assignment(db, sid, alice)["id"]
-    ratings.save_ratings(db, a, FULL, at="2025-01-01T10:00:00.000Z")
-    ratings.save_ratings(db, a, {("realism_doctor", -1): ("9", None)},
-                         at="2025-01-01T10:05:00.000Z")
-    history = [h for h in ratings.rating_history(db, a) if h["prev_value"] == "7"]
-    assert [(h["action"], h["value"], h["at"]) for h in history] == [
+    store, sid, alice = study
+    db = store.db
+    a = store.next_assignment(sid, alice).id
+    store.save_ratings(a, FULL, at="2025-01-01T10:00:00.000Z")
+    store.save_ratings(a, {("realism_doctor", -1): ("9", None)},
+                       at="2025-01-01T10:05:00.000Z")
+    history = [h for h in store.rating_history(a) if h.prev_value == "7"]
+    assert [(h.action, h.value, h.at) for h in history] == [
         ("edit", "9", "2025-01-01T10:05:00.000Z")]
-    row = db["ratings"].get(history[0]["rating_id"])
+    row = db["ratings"].get(history[0].rating_id)
     assert (row["created_at"], row["updated_at"]) == ("2025-01-01T10:00:00.000Z",
                                                       "2025-01-01T10:05:00.000Z")
-    undone = ratings.undo_last(db, sid, alice)
+    undone = store.undo_last(sid, alice)
     assert undone.values == {("realism_doctor", -1): ("9", None)}
-    assert ratings.assignment_ratings(db, a)[("realism_doctor", -1)] == ("7", None)
-    undone = ratings.undo_last(db, sid, alice)
-    assert undone.assignment_id == a and ratings.assignment_ratings(db, a) == {}
-    assert studies.get_assignment(db, a)["status"] == "pending"
-    assert ratings.undo_last(db, sid, alice) is None
+    assert store.assignment_ratings(a)[("realism_doctor", -1)] == ("7", None)
+    undone = store.undo_last(sid, alice)
+    assert undone.assignment_id == a and store.assignment_ratings(a) == {}
+    assert store.get_assignment(a).status == "pending"
+    assert store.undo_last(sid, alice) is None
     # nothing is forgotten: every step is in the history
-    assert len(ratings.rating_history(db, a)) == 4 + 1 + 1 + 4
+    assert len(store.rating_history(a)) == 4 + 1 + 1 + 4
 
 
 def test_undo_then_save_again_keeps_one_rating_with_continuous_history(study) -> None:
-    db, sid, alice = study
-    a = studies.next_assignment(db, sid, alice)["id"]
-    ratings.save_ratings(db, a, FULL, at="2025-01-01T10:00:00.000Z")
+    store, sid, alice = study
+    db = store.db
+    a = store.next_assignment(sid, alice).id
+    store.save_ratings(a, FULL, at="2025-01-01T10:00:00.000Z")
     rid = db.execute("SELECT id FROM ratings WHERE assignment_id = ? AND item ="
                      " 'realism_doctor'", [a]).fetchone()[0]
-    ratings.undo_last(db, sid, alice)
-    ratings.save_ratings(db, a, {**FULL, ("realism_doctor", -1): ("8", None)})
+    store.undo_last(sid, alice)
+    store.save_ratings(a, {**FULL, ("realism_doctor", -1): ("8", None)})
     # the same rating row, and its history reads set → undo → set with the values in between
     assert db.execute("SELECT count(*) FROM ratings WHERE assignment_id = ? AND item ="
                       " 'realism_doctor'", [a]).fetchone()[0] == 1
     assert db["ratings"].get(rid)["value"] == "8"
-    steps = [(h["action"], h["prev_value"], h["value"]) for h in ratings.rating_history(db, a)
-             if h["rating_id"] == rid]
+    steps = [(h.action, h.prev_value, h.value) for h in store.rating_history(a)
+             if h.rating_id == rid]
     assert steps == [("set", None, "7"), ("undo", "7", None), ("set", None, "8")]
     assert db["ratings"].get(rid)["created_at"] == "2025-01-01T10:00:00.000Z"
 
 
 def test_undone_answers_are_prefilled_from_history_even_after_two_undos(study) -> None:
-    db, sid, alice = study
-    first = studies.next_assignment(db, sid, alice)["id"]
-    ratings.save_ratings(db, first, FULL)
-    second = studies.next_assignment(db, sid, alice)["id"]
+    store, sid, alice = study
+    first = store.next_assignment(sid, alice).id
+    store.save_ratings(first, FULL)
+    second = store.next_assignment(sid, alice).id
     other = {**FULL, ("realism_doctor", -1): ("2", None), ("patient_honesty", 2): ("no", "x")}
-    ratings.save_ratings(db, second, other)
-    assert ratings.undo_last(db, sid, alice).assignment_id == second
-    assert ratings.undo_last(db, sid, alice).assignment_id == first
+    store.save_ratings(second, other)
+    assert store.undo_last(sid, alice).assignment_id == second
+    assert store.undo_last(sid, alice).assignment_id == first
     # both are unrated again, and both still offer what had been saved
-    assert ratings.assignment_ratings(db, first) == ratings.assignment_ratings(db, second) == {}
-    assert ratings.form_answers(db, first) == FULL
-    assert ratings.form_answers(db, second) == other
-    assert studies.next_assignment(db, sid, alice)["id"] == first
+    assert store.assignment_ratings(first) == store.assignment_ratings(second) == {}
+    assert store.form_answers(first) == FULL
+    assert store.form_answers(second) == other
+    assert store.next_assignment(sid, alice).id == first
     # an edit that is undone shows the undone value; the stored value is the earlier one
-    ratings.save_ratings(db, first, FULL)
-    ratings.save_ratings(db, first, {("realism_doctor", -1): ("9", None)})
-    ratings.undo_last(db, sid, alice)
-    assert ratings.assignment_ratings(db, first)[("realism_doctor", -1)] == ("7", None)
-    assert ratings.form_answers(db, first)[("realism_doctor", -1)] == ("9", None)
+    store.save_ratings(first, FULL)
+    store.save_ratings(first, {("realism_doctor", -1): ("9", None)})
+    store.undo_last(sid, alice)
+    assert store.assignment_ratings(first)[("realism_doctor", -1)] == ("7", None)
+    assert store.form_answers(first)[("realism_doctor", -1)] == ("9", None)
 
 
 def test_skip_needs_a_reason_and_can_be_undone(study) -> None:
-    db, sid, alice = study
-    a = studies.next_assignment(db, sid, alice)["id"]
+    store, sid, alice = study
+    a = store.next_assignment(sid, alice).id
     with pytest.raises(InputError, match="reason"):
-        ratings.skip(db, a, "  ")
-    ratings.skip(db, a, "garbled")
-    assert studies.next_assignment(db, sid, alice)["id"] != a
-    assert ratings.undo_last(db, sid, alice).kind == "skip"
-    assert studies.next_assignment(db, sid, alice)["id"] == a
+        store.skip(a, "  ")
+    store.skip(a, "garbled")
+    assert store.next_assignment(sid, alice).id != a
+    assert store.undo_last(sid, alice).kind == "skip"
+    assert store.next_assignment(sid, alice).id == a
 
 
 def test_progress_estimates_time_from_gaps_between_saves(study) -> None:
-    db, sid, alice = study
-    items = [x["id"] for x in studies.assignments(db, sid, alice)]
+    store, sid, alice = study
+    items = [x.id for x in store.assignments(sid, alice)]
     # saves at 0, 60 and 180 s: gaps 60 and 120, median 90 s per item
     for aid, t in zip(items, ("10:00:00", "10:01:00", "10:03:00"), strict=False):
-        ratings.save_ratings(db, aid, FULL, at=f"2025-01-01T{t}.000Z")
-    p = ratings.progress(db, sid, alice)
+        store.save_ratings(aid, FULL, at=f"2025-01-01T{t}.000Z")
+    p = store.progress(sid, alice)
     assert (p.finished, p.total) == (3, len(items))
     assert p.seconds_left == 90 * (len(items) - 3)
 
@@ -121,10 +123,10 @@ def test_concurrent_raters_from_threads_lose_nothing(tmp_path: Path) -> None:
 
     def work(name: str) -> None:
         try:
-            conn = open_db(tmp_path / "s.db")  # one connection per thread
-            rid = studies.get_rater(conn, name)["id"]
-            while (a := studies.next_assignment(conn, sid, rid)) is not None:
-                ratings.save_ratings(conn, a["id"], FULL)
+            cstore = SqliteStudyStore(open_db(tmp_path / "s.db"))  # one connection per thread
+            rid = cstore.get_rater(name).id
+            while (a := cstore.next_assignment(sid, rid)) is not None:
+                cstore.save_ratings(a.id, FULL)
         except BaseException as err:  # pragma: no cover - reported below
             errors.append(err)
 
@@ -160,22 +162,23 @@ class Scripted:
 
 
 async def test_judge_rates_retries_and_records_failures(study) -> None:
-    db, sid, _ = study
-    n = len(studies.study_consultations(db, sid))
+    store, sid, _ = study
+    db = store.db
+    n = len(store.study_consultations(sid))
     fake = Scripted(["not json at all", "```json\n" + _good("no") + "\n```",
                      '{"transcript": {"realism_doctor": 11}}', "{}", "{}",
                      ModelError("rate limited")])
     steps = []
-    summary = await run_judge(db, "pilot", "fake/model", fake, params={"temperature": 0},
+    summary = await run_judge(store, "pilot", "fake/model", fake, params={"temperature": 0},
                               on_step=steps.append)
     assert (summary.rated, summary.failed) == (n - 2, 2)
-    definition = load_definition(studies.get_study(db, "pilot"))
+    definition = load_definition(store.get_study("pilot"))
     phash = prompt_hash(definition)
     assert summary.rater == judge_name("fake/model", {"temperature": 0}, phash)
     assert summary.rater.startswith("judge:fake/model#")
-    judge = studies.get_rater(db, summary.rater)
-    assert judge["kind"] == "judge" and judge["model"] == "fake/model"
-    assert json.loads(judge["params"]) == {"temperature": 0} and judge["prompt_hash"] == phash
+    judge = store.get_rater(summary.rater)
+    assert judge.kind == "judge" and judge.model == "fake/model"
+    assert judge.params == {"temperature": 0} and judge.prompt_hash == phash
     # one progress step per transcript, in order, with its outcome
     assert [(s.done, s.total) for s in steps] == [(i, n) for i in range(1, n + 1)]
     assert [s.status for s in steps][:3] == ["ok", "failed", "failed"]
@@ -192,51 +195,50 @@ async def test_judge_rates_retries_and_records_failures(study) -> None:
     for secret in (SECRET_DOCTOR, SECRET_VERDICT):
         assert secret not in system + user
     # a second run with the same settings only redoes the failed ones
-    again = await run_judge(db, "pilot", "fake/model", Scripted([]), params={"temperature": 0})
+    again = await run_judge(store, "pilot", "fake/model", Scripted([]), params={"temperature": 0})
     assert (again.rated, again.already) == (2, n - 2) and again.rater == summary.rater
 
 
 async def test_judge_settings_are_its_identity_and_never_relabelled(study) -> None:
-    db, sid, _ = study
-    n = len(studies.study_consultations(db, sid))
-    cool = await run_judge(db, "pilot", "fake/model", Scripted([]),
+    store, sid, _ = study
+    n = len(store.study_consultations(sid))
+    cool = await run_judge(store, "pilot", "fake/model", Scripted([]),
                            params={"temperature": 0.3, "seed": 5})
-    warm = await run_judge(db, "pilot", "fake/model", Scripted([]),
+    warm = await run_judge(store, "pilot", "fake/model", Scripted([]),
                            params={"temperature": 0.9, "seed": 5})
     # another temperature is another rater that rates everything itself
     assert cool.rater != warm.rater and (cool.rated, warm.rated) == (n, n)
-    stored = {r["name"]: json.loads(r["params"]) for r in studies.study_raters(db, sid)
-              if r["kind"] == "judge"}
+    stored = {r.name: r.params for r in store.study_raters(sid) if r.kind == "judge"}
     assert stored == {cool.rater: {"temperature": 0.3, "seed": 5},
                       warm.rater: {"temperature": 0.9, "seed": 5}}
     # the export says with which settings each judge rating was made
-    rows = [r for r in export_rows(db, "pilot") if r["rater"] == cool.rater]
-    assert rows and {json.dumps(r["judge_params"], sort_keys=True) for r in rows} == {
+    rows = [r for r in export_rows(store, "pilot") if r.rater == cool.rater]
+    assert rows and {json.dumps(r.judge_params, sort_keys=True) for r in rows} == {
         '{"seed": 5, "temperature": 0.3}'}
-    assert {r["judge_model"] for r in rows} == {"fake/model"}
-    assert {r["judge_prompt_hash"] for r in rows} == {
-        prompt_hash(load_definition(studies.get_study(db, sid)))}
+    assert {r.judge_model for r in rows} == {"fake/model"}
+    assert {r.judge_prompt_hash for r in rows} == {
+        prompt_hash(load_definition(store.get_study(sid)))}
     # a rater's settings cannot be rewritten behind its back
     with pytest.raises(InputError, match="other settings"):
-        studies.ensure_rater(db, cool.rater, "judge", model="fake/model",
-                             params={"temperature": 0.9, "seed": 5}, prompt_hash="x")
+        store.ensure_rater(cool.rater, "judge", model="fake/model",
+                           params={"temperature": 0.9, "seed": 5}, prompt_hash="x")
     with pytest.raises(InputError, match="is a judge rater, not a human"):
-        studies.ensure_rater(db, cool.rater, "human")
+        store.ensure_rater(cool.rater, "human")
 
 
 async def test_judge_is_told_when_there_is_no_case_record(study) -> None:
-    db, sid, alice = study
-    item = blind_item(db, studies.next_assignment(db, sid, alice))
-    rubric = load_definition(studies.get_study(db, sid)).effective_rubric()
+    store, sid, alice = study
+    item = blind_item(store, store.next_assignment(sid, alice))
+    rubric = load_definition(store.get_study(sid)).effective_rubric()
     assert "CASE RECORD (patient)" in user_prompt(item, rubric)
     blinded = item.model_copy(update={"reference": None})
     assert "CASE RECORD: not available" in user_prompt(blinded, rubric)
 
 
 def test_parse_answer_is_tolerant_of_near_misses(study) -> None:
-    db, sid, alice = study
-    item = blind_item(db, studies.next_assignment(db, sid, alice))
-    rubric = load_definition(studies.get_study(db, sid)).effective_rubric()
+    store, sid, alice = study
+    item = blind_item(store, store.next_assignment(sid, alice))
+    rubric = load_definition(store.get_study(sid)).effective_rubric()
     flat = ('Here you go: {"realism_doctor": 6, "realism_patient": 7, "realism_examiner": 8,'
             ' "empathy_doctor": 5}')
     assert parse_answer(flat, rubric, item)[("realism_doctor", -1)] == "6"
@@ -247,9 +249,9 @@ def test_parse_answer_is_tolerant_of_near_misses(study) -> None:
 
 
 def test_parse_answer_rejects_wrong_units(study) -> None:
-    db, sid, alice = study
-    item = blind_item(db, studies.next_assignment(db, sid, alice))
-    rubric = load_definition(studies.get_study(db, sid)).effective_rubric()
+    store, sid, alice = study
+    item = blind_item(store, store.next_assignment(sid, alice))
+    rubric = load_definition(store.get_study(sid)).effective_rubric()
     bad = json.dumps({"transcript": {"realism_doctor": 5, "realism_patient": 5,
                                      "realism_examiner": 5, "empathy_doctor": 5},
                       "turns": {"1": {"patient_honesty": "yes"}}})

@@ -67,7 +67,8 @@ def make_study(db, tmp_path: Path, text: str | None = None) -> str:
     """Create the pilot study (3 raters, k=2, 1 calibration) and return its id."""
     from annotation.assignment import create_study
     from annotation.study import load_study_file
+    from db.study_store import SqliteStudyStore
 
     f = tmp_path / "study.toml"
     f.write_text(text or STUDY_TOML.format(doctor=SECRET_DOCTOR), encoding="utf-8")
-    return create_study(db, load_study_file(f))
+    return create_study(SqliteStudyStore(db), load_study_file(f)).id

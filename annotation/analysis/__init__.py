@@ -2,6 +2,4 @@
 
 Every public function is pure (numbers in, small result models out) and answers degenerate
 data with `value=None` plus a reason instead of raising or returning NaN.
-
-Must not import: tui, textual, rich, litellm, db.
 """

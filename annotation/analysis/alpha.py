@@ -21,8 +21,6 @@ scores is about the number of ratings):
   built in row blocks, so at most a block × c array exists at a time.
 The bootstrap resamples units: a resample is a vector w of unit multiplicities and every
 total above is w-weighted, computed for a batch of resamples by matrix products.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations
@@ -193,15 +191,18 @@ def krippendorff_alpha(values: np.ndarray, level: str = "nominal", *, n_boot: in
     if n_boot <= 0:
         return defined(point, n=p.n_units)
     boots = bootstrap_alpha(p, level, n_boot, seed)
-    return defined(point, n=p.n_units, **_interval(boots, confidence))
+    low, high, note = _interval(boots, confidence)
+    return defined(point, n=p.n_units, low=low, high=high, reason=note)
 
 
-def _interval(boots: np.ndarray, confidence: float) -> dict[str, object]:
+def _interval(boots: np.ndarray,
+              confidence: float) -> tuple[float | None, float | None, str | None]:
+    """(low, high, note): the percentile interval of the finite resamples."""
     ok = boots[np.isfinite(boots)]
     if ok.size == 0:
-        return {"reason": "no bootstrap resample had variation; no interval"}
+        return None, None, "no bootstrap resample had variation; no interval"
     tail = (1.0 - confidence) / 2.0 * 100.0
     low, high = np.percentile(ok, [tail, 100.0 - tail])
     skipped = boots.size - ok.size
     note = f"{skipped} of {boots.size} resamples had no variation" if skipped else None
-    return {"low": float(low), "high": float(high), "reason": note}
+    return float(low), float(high), note

@@ -20,8 +20,6 @@ within each cluster, and the test runs on the per-cluster differences d_t = mean
 mean(W_f); the win rates are then means over clusters (each transcript weighs the same). With
 one unit per cluster this is exactly the test above. Pooling items this way is meaningful
 because a win is decided within one unit, so rescaling an item does not change it.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations
@@ -147,7 +145,7 @@ def alt_test(m: RatingMatrix, judge: str, *, nominal: bool, epsilon: float = 0.2
 
 def _summarise(rows: list[HumanTest], epsilon: float, q: float, n_humans: int) -> AltTestResult:
     tested = [r for r in rows if r.p_value is not None]
-    adjusted = benjamini_yekutieli([r.p_value for r in tested])
+    adjusted = benjamini_yekutieli([p for r in tested if (p := r.p_value) is not None])
     for r, p_adj in zip(tested, adjusted, strict=False):
         r.p_adjusted = float(p_adj)
         r.rejected = bool(p_adj <= q)

@@ -4,11 +4,11 @@ judge-versus-humans and of the human–human ceiling.
 Quadratic-weighted kappa is computed as 1 - n sum (x_i - y_i)^2 / sum_i sum_j (x_i - y_j)^2,
 which equals Cohen's quadratic-weighted kappa for integer scores (the (k-1)^2 normalisation
 cancels) and extends it to a fractional reference such as a mean of raters.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from pydantic import BaseModel, Field
@@ -178,10 +178,11 @@ def compare_numeric(x: np.ndarray, y: np.ndarray, *, n_boot: int = 1000,
     diff = x - y
     none = "no units in common"
     mae = defined(float(np.abs(diff).mean()), n=n) if n else undefined(none, 0)
-    bias = defined(float(diff.mean()), n=n) if n else undefined(none, 0)
+    mean = float(diff.mean()) if n else math.nan
+    bias = defined(mean, n=n) if n else undefined(none, 0)
     if n >= 2:
         sd = float(diff.std(ddof=1))
-        lo, hi = defined(bias.value - 1.96 * sd, n=n), defined(bias.value + 1.96 * sd, n=n)
+        lo, hi = defined(mean - 1.96 * sd, n=n), defined(mean + 1.96 * sd, n=n)
     else:
         lo = hi = undefined("limits of agreement need at least two units", n=n)
     return Comparison(n_units=n, qwk=qwk(x, y), mae=mae, mean_diff=bias, loa_low=lo,

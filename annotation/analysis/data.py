@@ -2,8 +2,6 @@
 
 The matrix holds floats with NaN for a missing rating. Categorical (nominal) values are
 mapped to integer codes 0..c-1 with their labels kept, so every statistic works on numbers.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

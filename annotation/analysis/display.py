@@ -1,8 +1,6 @@
 """What a display needs from agreement reports: one view per item (its report part, its
 sections laid out as in the text report, and the per-unit numbers of its plots), the pooled
 blocks, and the overview row of an item. Plain data: the app's analysis screen shows it.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

@@ -22,8 +22,6 @@ n targets × k judges matrix give
   ICC(2,1) = (BMS - EMS) / (BMS + (k-1) EMS + k (JMS - EMS) / n)
   ICC(3,1) = (BMS - EMS) / (BMS + (k-1) EMS)
   ICC(2,k) = (BMS - EMS) / (BMS + (JMS - EMS) / n);  ICC(3,k) = (BMS - EMS) / BMS.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations
@@ -121,11 +119,12 @@ def crossed_block(present: np.ndarray) -> tuple[list[int], np.ndarray]:
     share two units; the block with the most ratings wins (then the most units). Empty when
     no block has 2 raters × 2 units.
     """
-    sets = Counter(tuple(np.flatnonzero(col)) for col in present.T if col.sum() >= 2)
+    sets = Counter(tuple(int(i) for i in np.flatnonzero(col)) for col in present.T
+                   if col.sum() >= 2)
     candidates = {s for s, _ in sets.most_common(_MAX_SETS)}
     shared = present.astype(float) @ present.T.astype(float)  # units rated by both i and j
-    rows, cols = np.nonzero(np.triu(shared >= 2, 1))
-    candidates |= {(int(i), int(j)) for i, j in zip(rows, cols, strict=True)}
+    first, second = np.nonzero(np.triu(shared >= 2, 1))
+    candidates |= {(int(i), int(j)) for i, j in zip(first, second, strict=True)}
     best: tuple[int, int, tuple[int, ...]] = (0, 0, ())
     for raters in sorted(candidates):
         units = int(present[list(raters)].all(axis=0).sum())
@@ -144,7 +143,7 @@ def _two_way(v: np.ndarray, names: list[str]) -> tuple[dict[str, Stat], list[str
         few = (present.sum(axis=0) >= 2).sum() < 2
         why = "needs at least two units with two or more ratings" if few else NOT_CROSSED
         return {f: undefined(why, n=0) for f in TWO_WAY}, [], 0
-    x = v[np.ix_(rows, cols)].T  # targets × judges
+    x = v[np.ix_(np.asarray(rows), cols)].T  # targets × judges
     n, k = x.shape
     ms = mean_squares(x)
     bms, ems, jms = ms["BMS"], ms["EMS"], ms["JMS"]

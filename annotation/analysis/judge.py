@@ -5,8 +5,6 @@ the humans' labels). The ceiling repeats the comparison for each human j against
 of the other humans, and puts the judge against that same leave-one-out reference on the
 same units (rated by the judge, by j and by another human), so the two numbers are directly
 comparable.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations
@@ -102,7 +100,7 @@ def system_level(judge: np.ndarray, reference: np.ndarray, systems: list[str | N
     the system means.
     """
     keep = ~np.isnan(judge) & ~np.isnan(reference) & np.array([s is not None for s in systems])
-    names = sorted({s for s, k in zip(systems, keep, strict=False) if k})
+    names = sorted({s for s, k in zip(systems, keep, strict=False) if k and s is not None})
     groups = [np.flatnonzero(keep & np.array([s == name for s in systems])) for name in names]
     if not names:
         reason = ("no unit has a system (doctor model); a CSV file can name one per unit in "

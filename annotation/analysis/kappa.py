@@ -8,8 +8,6 @@ Fleiss' kappa with unequal numbers of raters per unit uses, for each unit with n
 ratings, P_i = (sum_j n_ij^2 - n_i) / (n_i (n_i - 1)); P = mean P_i; p_j = share of all
 ratings in category j; P_e = sum p_j^2; kappa = (P - P_e) / (1 - P_e). With equal n_i this is
 exactly Fleiss (1971).
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations
@@ -82,12 +80,12 @@ def cohen_kappa(a: np.ndarray, b: np.ndarray, *, scale: Sequence[float] | None =
                 weights: str = "none") -> Stat:
     """Cohen's kappa of two raters' vectors (NaN = missing) over `scale` (default: values seen)."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if scale is None:
-        scale = np.unique(np.concatenate([a[~np.isnan(a)], b[~np.isnan(b)]]))
-    scale = sorted(set(float(s) for s in scale))
-    if not scale:
+    seen = (scale if scale is not None
+            else np.unique(np.concatenate([a[~np.isnan(a)], b[~np.isnan(b)]])).tolist())
+    levels = sorted({float(s) for s in seen})
+    if not levels:
         return undefined("no unit was rated by both raters", n=0)
-    return kappa_from_table(pair_table(a, b, scale), weights)
+    return kappa_from_table(pair_table(a, b, levels), weights)
 
 
 def pairwise_cohen(values: np.ndarray, raters: Sequence[str], *,
@@ -99,7 +97,7 @@ def pairwise_cohen(values: np.ndarray, raters: Sequence[str], *,
     """
     v = np.asarray(values, dtype=float)
     if scale is None:
-        scale = np.unique(v[~np.isnan(v)])
+        scale = np.unique(v[~np.isnan(v)]).tolist()
     out = []
     for i, j in combinations(range(len(raters)), 2):
         ks = {w: cohen_kappa(v[i], v[j], scale=scale, weights=w) if ordered or w == "none"

@@ -5,8 +5,6 @@ numbers for the same data: the number of bootstrap resamples, and the margin ε 
 alternative annotator test (a number, or a preset named after who the human raters are).
 
 Imported by the command line at start-up, so it imports nothing heavy (no numpy, no scipy).
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

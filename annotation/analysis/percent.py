@@ -4,8 +4,6 @@ within a tolerance (±1 point for scales).
 For each unit with m >= 2 ratings, the share of its m (m - 1) / 2 pairs that agree; the
 result is the mean of these shares over units (each unit weighs the same, as in Fleiss'
 observed agreement P).
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

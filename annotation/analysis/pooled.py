@@ -9,8 +9,6 @@ one item (correlations, QWK, MAE, bias, Bland–Altman, system level, leave-one-
 and the alternative annotator test runs with the units of one cluster (one transcript, or
 one CSV unit across items) averaged together, since the items of one transcript are not
 independent evidence; bootstraps resample whole clusters for the same reason.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

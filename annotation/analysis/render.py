@@ -3,8 +3,6 @@
 Both renderings, and the app's analysis screen, share one layout: a list of sections, each a
 title, a table and notes (`item_sections`, `pooled_sections`). An undefined number prints as
 "—" with its reason listed under the table.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

@@ -3,8 +3,6 @@
 `agreement_report` turns rows (unit, rater, value[, item][, system]) into a JSON-safe dict
 (no NaN: an undefined number is None beside a reason); `render_text` and `render_markdown`
 (in `render.py`, re-exported here) print it. The CLI and the app call these.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

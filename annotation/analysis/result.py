@@ -2,8 +2,6 @@
 
 A statistic that cannot be computed (one rater, no variation, no overlap) is returned with
 `value=None` and a human-readable `reason`; no function here returns NaN or raises on data.
-
-Must not import: tui, textual, rich, litellm, db.
 """
 
 from __future__ import annotations

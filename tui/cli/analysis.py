@@ -69,6 +69,7 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
 
 
 def _print(report: dict[str, Any], args: argparse.Namespace) -> None:
+    """Print a report (a study's as `StudyReport.model_dump()`) as JSON, Markdown or text."""
     from annotation.analysis.report import render_markdown, render_text
 
     if args.json:
@@ -99,9 +100,9 @@ def agreement(args: argparse.Namespace) -> int:
 def analyze(args: argparse.Namespace) -> int:
     """Report on a study's ratings, item by item, at each item's own level and scale."""
     from annotation.analysis_study import study_report
-    from db.connection import open_db
+    from db.study_store import open_study_store
 
-    report = study_report(open_db(args.db), args.study, judge=args.judge,
+    report = study_report(open_study_store(args.db), args.study, judge=args.judge,
                           n_boot=args.bootstrap, seed=args.seed, epsilon=args.epsilon)
-    _print(report, args)
+    _print(report.model_dump(), args)
     return 0

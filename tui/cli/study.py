@@ -76,59 +76,56 @@ def _register_judge(sub: argparse._SubParsersAction,
     p.set_defaults(func=judge)
 
 
-def _db(args: argparse.Namespace) -> Any:
-    from db.connection import open_db
+def _store(args: argparse.Namespace) -> Any:
+    """The study store on the project database named by `--db`."""
+    from db.study_store import open_study_store
 
-    return open_db(getattr(args, "db", None))
+    return open_study_store(getattr(args, "db", None))
 
 
 def create(args: argparse.Namespace) -> int:
     """Create a study and print its assignment counts."""
     from annotation.assignment import create_study
     from annotation.study import field_line, load_study_file
-    from db import studies
 
     definition = load_study_file(Path(args.file))
-    db = _db(args)
+    store = _store(args)
     try:
-        sid = create_study(db, definition)
+        study = create_study(store, definition)
     except InputError as err:
         if err.path is not None:
             raise
         # e.g. a selection matching nothing: point at the study file's line.
         raise InputError(err.reason, path=args.file, line=field_line(args.file, err.field),
                          field=err.field) from None
-    n = len(studies.study_consultations(db, sid))
-    print(f"study '{definition.name}' created: {n} transcripts, {len(definition.raters)} "
-          f"raters, overlap {definition.overlap}, {definition.calibration} calibration")
+    print(f"study '{definition.name}' created: {study.transcripts} transcripts, "
+          f"{len(definition.raters)} raters, overlap {definition.overlap}, "
+          f"{definition.calibration} calibration")
     return 0
 
 
 def list_studies(args: argparse.Namespace) -> int:
     """Print one line per study."""
-    from db import studies
-
-    rows = studies.list_studies(_db(args))
-    if not rows:
+    studies = _store(args).list_studies()
+    if not studies:
         print("no studies yet (bedside study create FILE)")
-    for r in rows:
-        print(f"{r['name']}\t{r['raters']} raters\t{r['finished']}/{r['assignments']} rated"
-              f"\t{r['created_at']}")
+    for s in studies:
+        print(f"{s.name}\t{s.raters} raters\t{s.finished}/{s.assignments} rated"
+              f"\t{s.created_at}")
     return 0
 
 
 def rate(args: argparse.Namespace) -> int:
     """Open the rating screen for one rater (study and rater checked first, in one line)."""
-    from annotation.assignment import load_definition
-    from db import studies
+    from annotation.session import RatingSession
 
-    db = _db(args)
-    row = studies.get_study(db, args.study)
-    db.close()
-    if args.rater not in load_definition(row).raters:
-        # Blinding: the message never lists the study's other raters.
-        raise InputError(f"rater '{args.rater}' is not in study '{row['name']}'; ask the "
-                         "study owner", field="--rater")
+    store = _store(args)
+    try:
+        RatingSession(store, args.study, args.rater)  # the message never lists the others
+    except InputError as err:
+        raise InputError(err.reason, field="--rater") from None
+    finally:
+        store.db.close()
     from tui.app.rating.screen import RatingApp
 
     app = RatingApp(getattr(args, "db", None), args.study, args.rater)
@@ -193,9 +190,9 @@ def judge(args: argparse.Namespace) -> int:
     if args.seed is not None:
         params["seed"] = args.seed
     complete = _model_complete(args, params)
-    db = _db(args)
+    store = _store(args)
     print(f"judging study '{args.study}' with {args.model}…", file=sys.stderr, flush=True)
-    summary = asyncio.run(run_judge(db, args.study, args.model, complete, params=params,
+    summary = asyncio.run(run_judge(store, args.study, args.model, complete, params=params,
                                     attempts=args.attempts, on_step=_print_step))
     print(f"{summary.rater}: {summary.rated} rated, {summary.failed} failed, "
           f"{summary.already} already rated")
@@ -206,7 +203,7 @@ def export(args: argparse.Namespace) -> int:
     """Write the ratings to a file or stdout."""
     from annotation.exchange import export_rows, to_csv, to_jsonl
 
-    rows = export_rows(_db(args), args.study)
+    rows = export_rows(_store(args), args.study)
     text = to_csv(rows) if args.format == "csv" else to_jsonl(rows)
     if args.output:
         try:
@@ -223,7 +220,7 @@ def import_ratings(args: argparse.Namespace) -> int:
     """Check and import an export file; say what was kept, skipped and marked."""
     from annotation.exchange import import_file
 
-    s = import_file(_db(args), Path(args.file), replace=args.replace)
+    s = import_file(_store(args), Path(args.file), replace=args.replace)
     print(f"{args.file}: {s.read} rows read: {s.new} new, {s.updated} updated, {s.same} "
           f"unchanged; {s.marked_done} transcripts marked done, {s.marked_skipped} skipped")
     if s.kept:

@@ -8,15 +8,14 @@ scroll the transcript, `q` quits (asking first when answers on screen are not sa
 save is committed at once; on return the rater resumes at their first unrated transcript,
 with the answers of an undone save filled in again.
 
-Blinding: the screen holds only a `RaterView` (study name, instructions, rubric,
-show_truth), the blinded item (`annotation.blinding.BlindItem`) and the rater's own
-ratings — never the study's selection (models, runs), its list of raters, or anything of
-the consultation beyond the blinded turns.
+Blinding: the screen works through an `annotation.session.RatingSession`, which gives it
+only a `RaterView` (study name, instructions, rubric, show_truth), the blinded item
+(`annotation.blinding.BlindItem`) and the rater's own ratings — never the study's selection
+(models, runs), its list of raters, or anything of the consultation beyond the blinded
+turns. The screen holds no SQL: the session reads and writes through the study store.
 
 Entry points: `RatingScreen(study, rater)`, `open_study(app, study_id)` (asks for the rater's
 name; used by the home screen) and `RatingApp` (for `bedside rate`).
-
-Must not import: litellm, core.engine.
 """
 
 from __future__ import annotations
@@ -33,7 +32,7 @@ from textual.screen import Screen
 from textual.widgets import Collapsible, Input, Static
 from textual.widgets.collapsible import CollapsibleTitle
 
-from core.errors import BedsideError
+from core.errors import BedsideError, InputError
 from tui.app.rating.widgets import AskText, InstructionsScreen, TextField, UnitField
 from tui.app.widgets.confirm import ConfirmScreen
 from tui.app.widgets.footer import KeyFooter
@@ -43,6 +42,7 @@ if TYPE_CHECKING:
     from sqlite_utils import Database
 
     from annotation.blinding import BlindItem, RaterView
+    from annotation.session import RatingSession
 
 ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": "bold #ffaf5f"}
 Answers = dict[tuple[str, int], tuple[str | None, str | None]]
@@ -82,7 +82,8 @@ class RatingScreen(Screen[None]):
         self.study_key, self.rater_name = study, rater
         #: The study as the rater may know it (never the selection or the other raters).
         self.view: RaterView | None = None
-        self.study_id = self.rater_id = ""
+        #: The rater's session (set on mount, once study and rater are resolved).
+        self.session: RatingSession | None = None
         #: The blinded transcript on screen (None when the rater has finished).
         self.item: BlindItem | None = None
         self.saves = 0
@@ -104,25 +105,22 @@ class RatingScreen(Screen[None]):
 
     async def on_mount(self) -> None:
         """Resolve study and rater, then show where the rater left off."""
-        from annotation.assignment import load_definition
-        from annotation.blinding import rater_view
-        from db import ratings, studies
+        from annotation.session import RatingSession
+        from db.study_store import SqliteStudyStore
 
         try:
-            row = studies.get_study(self.db, self.study_key)
-            definition = load_definition(row)
-            if self.rater_name not in definition.raters:
-                # Blinding: never list the other raters.
-                raise BedsideError(f"rater '{self.rater_name}' is not in study "
-                                   f"'{row['name']}'; ask the study owner")
-            self.view = rater_view(definition)
-            self.study_id = row["id"]
-            self.rater_id = studies.get_rater(self.db, self.rater_name)["id"]
+            self.session = RatingSession(SqliteStudyStore(self.db), self.study_key,
+                                         self.rater_name)
+        except InputError as err:  # not one of the study's raters
+            self.app.notify(err.reason, severity="error", markup=False)
+            self._close()
+            return
         except BedsideError as err:
             self.app.notify(str(err), severity="error", markup=False)
             self._close()
             return
-        if ratings.progress(self.db, self.study_id, self.rater_id).finished == 0:
+        self.view = self.session.view
+        if self.session.progress().finished == 0:
             self.app.push_screen(InstructionsScreen(self.view.instructions))
         await self.load()
 
@@ -130,24 +128,20 @@ class RatingScreen(Screen[None]):
     async def load(self, assignment_id: str | None = None) -> None:
         """Show an assignment (default: the first unrated one) with its answers, both panes
         scrolled to the top and the first question focused."""
-        from annotation.blinding import blind_item
-        from db import ratings, studies
-
-        a = (studies.get_assignment(self.db, assignment_id) if assignment_id
-             else studies.next_assignment(self.db, self.study_id, self.rater_id))
+        assert self.session is not None
+        opened = self.session.open(assignment_id)
         left = self.query_one("#transcript", VerticalScroll)
         form = self.query_one("#form", VerticalScroll)
         await left.remove_children()
         await form.remove_children()
         self.item, self._shown = None, {}
         item = None
-        if a is None:
+        if opened is None:
             await left.mount(Static(Text("All transcripts rated. Thank you! (q: quit, "
                                          "u: undo the last save)"), id="finished"))
         else:
-            assert self.view is not None
-            item = blind_item(self.db, a, self.view.show_truth)
-            await self._mount_item(left, form, item, ratings.form_answers(self.db, a["id"]))
+            item = opened.item
+            await self._mount_item(left, form, item, opened.answers)
         # From here on nothing awaits: the new item, its answers, the panes, the focus and
         # the progress line change together.
         self.item = item
@@ -201,9 +195,8 @@ class RatingScreen(Screen[None]):
 
     def refresh_progress(self) -> None:
         """Study, rater, progress `12 / 40` and the time-left estimate."""
-        from db import ratings
-
-        p = ratings.progress(self.db, self.study_id, self.rater_id)
+        assert self.session is not None
+        p = self.session.progress()
         name = self.view.study if self.view else self.study_key
         line = literal(f"{name} · {self.rater_name} · {p.finished} / {p.total} · "
                        f"{_minutes(p.seconds_left)}")  # names are user-typed text
@@ -232,21 +225,17 @@ class RatingScreen(Screen[None]):
     # -- actions ------------------------------------------------------------------------
     async def action_save(self) -> None:
         """Check required answers, commit, open the next transcript."""
-        from annotation.blinding import missing_required
-        from db import ratings
-
-        if self.item is None or self.view is None:
+        if self.item is None or self.session is None:
             return
         values = self.answers()
-        missing = missing_required(self.view.rubric, self.item.turns,
-                                   {u: v for u, (v, _) in values.items()})
+        missing = self.session.missing(self.item, values)
         if missing:
             names = ", ".join(sorted({i.label for i, _ in missing}))
             self.app.notify(f"Still to rate: {names}", severity="warning", markup=False)
             target = next(f for f in self._fields() if f.unit == (missing[0][0].id, missing[0][1]))
             target.focus()
             return
-        ratings.save_ratings(self.db, self.item.assignment_id, values)
+        self.session.save(self.item, values)
         self.saves += 1
         await self.load()
 
@@ -258,12 +247,12 @@ class RatingScreen(Screen[None]):
     @work(exclusive=True, group="ask")
     async def action_undo(self) -> None:
         """Revert the last save or skip and show that transcript again, answers filled in."""
-        from db import ratings
-
+        if self.session is None:
+            return
         if not await self.may_discard("Undo the last save? The answers you changed on this "
                                        "transcript are not saved and will be lost."):
             return
-        undone = ratings.undo_last(self.db, self.study_id, self.rater_id)
+        undone = self.session.undo()
         if undone is None:
             self.app.notify("Nothing to undo.")
             return
@@ -275,9 +264,7 @@ class RatingScreen(Screen[None]):
     @work(exclusive=True, group="ask")
     async def action_skip(self) -> None:
         """Ask for a reason; skip this transcript (unsaved answers on it are dropped)."""
-        from db import ratings
-
-        if self.item is None:
+        if self.item is None or self.session is None:
             return
         item_id = self.item.assignment_id
         prompt = "Why skip this transcript?" + (" (your unsaved answers on it are dropped)"
@@ -285,7 +272,7 @@ class RatingScreen(Screen[None]):
         reason = await self.app.push_screen_wait(AskText(prompt))
         if not reason or not reason.strip():
             return
-        ratings.skip(self.db, item_id, reason)
+        self.session.skip(item_id, reason)
         await self.load()
 
     @work(exclusive=True, group="ask")

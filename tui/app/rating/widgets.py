@@ -4,8 +4,6 @@ instructions).
 Attributes down, messages up: a field is handed its rubric item and current answer; it
 never touches the database. Every piece of transcript or case text is untrusted and is shown
 through `tui.app.widgets.literal` (never parsed as markup).
-
-Must not import: db, litellm.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
-from annotation.study import RubricItem
+from annotation.rubric import RubricItem
 from tui.app.widgets.literal import literal
 
 

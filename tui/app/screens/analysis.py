@@ -7,9 +7,8 @@ option checks as `bedside analyze` (`annotation.analysis.options`). Its sections
 by `annotation.analysis.render` (the text report's own layout), so the app shows exactly
 what the command line prints: agreement among humans, Cohen's κ per pair, the judge against
 the humans with the leave-one-out ceiling, the system level, the alternative annotator test,
-and the pooled block. Widgets are only touched on the event loop (`call_from_thread`).
-
-Must not import: core.engine, litellm.
+and the pooled block. Widgets are only touched on the event loop (`call_from_thread`). The
+screen holds no SQL: studies are listed and read through the study store (`db.studies`).
 """
 
 from __future__ import annotations
@@ -46,19 +45,19 @@ def compute_study(db_path: Any, study: str, judge: str | None = None,
     """Thread-safe: the study report and its per-item views (own database connection)."""
     from annotation.analysis_study import study_report
     from annotation.exchange import export_rows
-    from db.connection import open_db
+    from db.study_store import open_study_store
 
-    db = open_db(db_path)
+    store = open_study_store(db_path)
     try:
-        report = study_report(db, study, judge=judge, n_boot=n_boot, epsilon=epsilon)
-        rows = [{"unit": f"{r['consultation']}/{r['unit']}", "rater": r["rater"],
-                 "value": r["value"], "item": r["item"]}
-                for r in export_rows(db, study) if r["value"] is not None]
+        report = study_report(store, study, judge=judge, n_boot=n_boot, epsilon=epsilon)
+        rows = [{"unit": f"{r.consultation}/{r.unit}", "rater": r.rater, "value": r.value,
+                 "item": r.item}
+                for r in export_rows(store, study) if r.value is not None]
     finally:
-        db.conn.close()
-    title = f"Study '{report['study']}', judge {report['judge'] or '(none)'}"
-    notes = [report["judge_reason"]] if report.get("judge_reason") else []
-    return build_analysis(title, report["reports"], rows, notes)
+        store.db.conn.close()
+    title = f"Study '{report.study}', judge {report.judge or '(none)'}"
+    notes = [report.judge_reason] if report.judge_reason else []
+    return build_analysis(title, report.reports, rows, notes)
 
 
 def compute_csv(path: str, level: str, judge: str | None, n_boot: int = DEFAULT_BOOTSTRAP,
@@ -167,14 +166,14 @@ class AnalysisScreen(BedsideScreen):
 
     def on_mount(self) -> None:
         """List the studies (newest preselected) and analyse the chosen one."""
-        from db.studies import list_studies
+        from db.studies import StudyRepository
 
-        studies = list_studies(self.bedside.db)
+        studies = StudyRepository(self.bedside.db).list_studies()
         select = self.query_one("#study-select", Select)
-        select.set_options([(literal(s["name"]), s["id"]) for s in reversed(studies)])
-        chosen = next((s["id"] for s in studies if self.study in (s["id"], s["name"])), None)
+        select.set_options([(literal(s.name), s.id) for s in reversed(studies)])
+        chosen = next((s.id for s in studies if self.study in (s.id, s.name)), None)
         if chosen is None and studies:
-            chosen = studies[-1]["id"]
+            chosen = studies[-1].id
         if chosen is None:
             self._status("No reader study yet (press s on the home screen to create one); "
                          "or load a long-format CSV file.")

@@ -2,9 +2,9 @@
 transcripts, plan k-overlap assignments) and returns what it created with `dismiss`.
 
 Validation errors are one line naming the field, shown inside the form so the user can fix
-them; nothing is written until the definition is valid and the selection matches.
-
-Must not import: core.engine, litellm.
+them; nothing is written until the definition is valid and the selection matches. Creating is
+the same use case as `bedside study create` (`annotation.assignment.create_study`), through
+the study store.
 """
 
 from __future__ import annotations
@@ -132,11 +132,10 @@ def build_definition(values: dict[str, Any]) -> StudyDefinition:
 def create_from_form(db: Database, values: dict[str, Any]) -> CreatedStudy:
     """Validate, then select, assign and store the study (InputError when it cannot be)."""
     from annotation.assignment import create_study
-    from db.studies import study_consultations
+    from db.studies import StudyRepository
 
-    definition = build_definition(values)
-    study_id = create_study(db, definition)
-    return CreatedStudy(study_id, definition.name, len(study_consultations(db, study_id)))
+    study = create_study(StudyRepository(db), build_definition(values))
+    return CreatedStudy(study.id, study.name, study.transcripts)
 
 
 class StudyFormScreen(BedsideModal):
