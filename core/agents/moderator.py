@@ -22,7 +22,7 @@ import re
 from rapidfuzz import fuzz
 
 from core.agents.base import Reply
-from core.agents.matching import is_cjk, normalise
+from core.caseindex.matching import is_cjk, normalise
 from core.transcript import Verdict
 from core.views import ModeratorView
 

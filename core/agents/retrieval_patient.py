@@ -27,7 +27,7 @@ from functools import lru_cache
 
 from core.agents import questions, voice
 from core.agents.base import DeltaFn, Reply
-from core.agents.matching import cue_hit, is_cjk, make_entries, mentioned, normalise
+from core.caseindex.matching import cue_hit, is_cjk, make_entries, mentioned, normalise
 from core.agents.templates import (CUES, ONSET_FITS, PHRASES, cues, grammatical_sex, lang_key,
                                    phrase)
 from core.agents.vocab_symptoms import SYMPTOMS

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 from core.agents.base import DeltaFn, DoctorState, Reply
-from core.agents.matching import normalise
+from core.caseindex.matching import normalise
 from core.transcript import FinalReport, Role
 from core.views import DoctorView
 

@@ -2,7 +2,7 @@
 
 `PHRASES[lang][key]` is a `str.format` template of the patient's voice; `CUES[lang][cue]`
 lists words or phrases that signal what a doctor's question is about (syntax in
-`core.agents.matching`: "^when" only at the start, "disease$" only as a whole word, four
+`core.caseindex.matching`: "^when" only at the start, "disease$" only as a whole word, four
 letters or more also match as a word prefix). English cues are always added, since doctors
 and models often ask in English whatever the case's language. Stored case text is mostly a
 fragment ("70 minutes ago, on exertion"), so templates either frame it in a way any

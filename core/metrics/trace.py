@@ -6,7 +6,7 @@ examination and test items at any level of the tree and credited to their top-le
 ('haemoglobin' obtains 'Complete blood count'). Examinations count only when requested
 (`REQUEST TEST: abdominal examination`), as the protocol asks, never from a question that
 merely names a body part. The patient's own opening words do not count: only what the
-doctor reached. Matching reuses `core.agents.matching`, so the metrics agree with what the
+doctor reached. Matching reuses `core.caseindex.matching`, so the metrics agree with what the
 retrieval patient and examiner would have answered.
 
 Must not import: textual, rich, litellm, or any other bedside package.
@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.agents.finder import FindingIndex
-from core.agents.matching import cue_hit, make_entries, mentioned, normalise
+from core.caseindex.finder import FindingIndex
+from core.caseindex.matching import cue_hit, make_entries, mentioned, normalise
 from core.agents.templates import cues
 from core.case import Case, InquiryStep
 from core.transcript import Role, Transcript, Turn

@@ -3,7 +3,7 @@
 `FindingIndex.lookup(name)` tries, in order:
 1. the exact stored name or synonym (a node's own name beats another node's synonym);
 2. a whole-examination request ("physical examination") → every examination root;
-3. concepts from the multilingual vocabulary (`core.agents.concepts`): a named group
+3. concepts from the multilingual vocabulary (`core.caseindex.concepts`): a named group
    ("bloods" → the routine panel, with "normal" lines for the members not stored), a
    generic modality ("ultrasound", "CT", "超声" → every stored item of that modality), or
    specific tags ("abdominal exam", "uric acid", "leg ultrasound") → the best stored item
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from core.agents import concepts
-from core.agents import vocab_tests as vt
-from core.agents.concepts import Tags, relation
-from core.agents.matching import best_for_name, contains, is_cjk, make_entries, normalise
-from core.agents.vocab_imaging import WHOLE_EXAM
+from core.caseindex import concepts
+from core.caseindex import vocab_tests as vt
+from core.caseindex.concepts import Tags, relation
+from core.caseindex.matching import best_for_name, contains, is_cjk, make_entries, normalise
+from core.caseindex.vocab_imaging import WHOLE_EXAM
 from core.case import Item
 
 # One word never names a test on its own, even when only one stored name contains it.
