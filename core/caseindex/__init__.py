@@ -4,7 +4,8 @@ Shared by the retrieval agents (which answer from the case) and the pathway metr
 credit what the doctor reached), so both agree on what a question or a test request
 obtains. `matching` normalises text and finds named entries in a sentence or a test name;
 `vocab_tests`, `vocab_imaging` and `concepts` are the multilingual test vocabulary and its
-concept tags; `finder` is the examiner's test parser (`FindingIndex`).
+concept tags; `finder` is the examiner's test parser (`FindingIndex`); `cues` lists the
+words that say what a question is about, per language.
 
 Imports nothing of bedside but the case model (an agent or metric imports this, never the
 other way round).

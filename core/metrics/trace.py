@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 
 from core.caseindex.finder import FindingIndex
 from core.caseindex.matching import cue_hit, make_entries, mentioned, normalise
-from core.agents.templates import cues
+from core.caseindex.cues import cues
 from core.case import Case, InquiryStep
 from core.transcript import Role, Transcript, Turn
 
