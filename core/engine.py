@@ -67,7 +67,7 @@ def describe_consultation(case: Case, config: ConsultationConfig, *,
     before it started are described alike."""
     described = describe_config(config)
     if one_step:
-        from core.metrics.prompts import ONE_STEP_DOCTOR
+        from core.prompts import ONE_STEP_DOCTOR
 
         described.update(config_key=one_step_key(config), mode=ONE_STEP,
                          prompts={ONE_STEP_DOCTOR.id: ONE_STEP_DOCTOR.sha256})

@@ -20,6 +20,7 @@ from core.agents.retrieval_examiner import is_vague
 from core.agents.templates import phrase
 from core.config import AgentSpec
 from core.errors import ModelError
+from core.prompts.render import render_profile
 from core.transcript import FinalReport, Role, Turn, Verdict
 from core.views import DoctorView, ExaminerView, ModeratorView, PatientView
 
@@ -29,22 +30,6 @@ if TYPE_CHECKING:
 Messages = list[dict[str, str]]
 PATIENT_PROMPT, EXAMINER_PROMPT = prompts.ROLE_PROMPTS["patient"][0], \
     prompts.ROLE_PROMPTS["examiner"][0]
-
-
-def render_profile(view: PatientView) -> str:
-    """The patient's knowledge as plain lines for the prompt."""
-    p, d = view.profile, view.profile.demographics
-    lines = [f"Age: {d.age}" if d.age else "", f"Sex: {d.sex}" if d.sex else "",
-             f"Occupation: {d.occupation}" if d.occupation else "", d.text or "",
-             f"Manner: {p.persona}" if p.persona else "",
-             f"Main complaint: {p.chief_complaint}" if p.chief_complaint else "",
-             f"Story: {p.history_of_present_illness}" if p.history_of_present_illness else ""]
-    for s in view.symptoms:
-        facts = "; ".join(x for x in (s.description, s.onset, s.duration, s.character) if x)
-        state = "has" if s.present else "does NOT have"
-        lines.append(f"Symptom ({state}): {s.name}" + (f" — {facts}" if facts else ""))
-    lines.extend(f"History ({h.kind}): {h.text}" for h in view.history)
-    return "\n".join(x for x in lines if x)
 
 
 class LLMDoctor:

@@ -20,7 +20,7 @@ from core.metrics.base import MetricValue, defined, undefined
 from core.metrics.llmcall import (RAW_KEEP, Complete, JudgeInfo, call_text, key_values,
                                   norm_key, parse_json_object)
 from core.metrics.names import NO_REPORT
-from core.metrics.prompts import REPORT_JUDGE, REPORT_RUBRIC
+from core.prompts import REPORT_JUDGE, REPORT_RUBRIC
 from core.metrics.stats import bootstrap_interval
 from core.transcript import Role, Transcript
 

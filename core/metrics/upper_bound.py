@@ -16,7 +16,7 @@ import time
 
 from core.case import Case
 from core.metrics.llmcall import Complete, JudgeInfo, call_text
-from core.metrics.prompts import ONE_STEP_DOCTOR
+from core.prompts import ONE_STEP_DOCTOR
 from core.protocol import parse_doctor_message
 from core.transcript import EndReason, Role, Transcript, Turn, Usage, Verdict, utc_now
 
@@ -25,7 +25,7 @@ ONE_STEP = "one_step"
 
 def full_record(case: Case) -> str:
     """Everything a doctor could learn in a consultation, as text (no ground truth)."""
-    from core.agents.llm_agents import render_profile
+    from core.prompts.render import render_profile
     from core.views import patient_view
 
     lines = [f"Presenting problem: {case.objective}", render_profile(patient_view(case))]
