@@ -61,6 +61,11 @@ class AgentSpec(BaseModel):
         """Short label: the explicit label, the model string, or the kind."""
         return self.label or self.model or self.kind
 
+    def params(self) -> dict[str, Any]:
+        """The sampling parameters recorded with what this model produced (never a key)."""
+        return {k: getattr(self, k) for k in ("temperature", "max_tokens", "seed", "api_base")
+                if getattr(self, k) is not None}
+
     @model_serializer(mode="wrap")
     def _omit_later_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:
         """Leave fields added after configurations were first stored out of the dump while

@@ -256,7 +256,8 @@ class Session:
 
     async def one_step(self, case: Case, llm: LLMClient) -> None:
         """The upper bound: one doctor call with the whole case, scored like any other."""
-        from core.metrics.llmcall import complete_from_spec, spec_info
+        from core.agents.llm_agents import complete_from_spec
+        from core.metrics.llmcall import spec_info
         from core.metrics.upper_bound import run_one_step
 
         spec = self.config.doctor

@@ -11,6 +11,7 @@ Must not import: litellm (only core/llm.py does), textual, rich, or other bedsid
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from core import prompts
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
     from core.llm import LLMClient
 
 Messages = list[dict[str, str]]
+Complete = Callable[[Messages], Awaitable[Reply]]
 PATIENT_PROMPT, EXAMINER_PROMPT = prompts.ROLE_PROMPTS["patient"][0], \
     prompts.ROLE_PROMPTS["examiner"][0]
 
@@ -154,3 +156,17 @@ class LLMModerator:
             return Verdict(moderator=self.label, correct=None, raw=f"error: {err}"), None
         return Verdict(moderator=self.label, correct=parse_yes_no(reply.text),
                        raw=reply.text), reply
+
+
+def complete_from_spec(spec: AgentSpec, client: LLMClient | None = None) -> Complete:
+    """One model call per `await complete(messages)`, on `spec`'s model, not streamed: what
+    a one-shot role (the one-step doctor, a report judge, a rating patient) is given."""
+    from core.llm import LLMClient  # at call time: this module needs core.llm for types only
+
+    llm = client or LLMClient()
+    quiet = spec.model_copy(update={"stream": False})
+
+    async def complete(messages: Messages) -> Reply:
+        return await llm.complete(quiet, messages)
+
+    return complete
