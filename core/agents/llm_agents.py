@@ -92,7 +92,7 @@ def parse_report(text: str) -> FinalReport:
             line = m.group(2)
         if line.strip():
             parts.setdefault(current, []).append(line.strip())
-    return FinalReport(**{k: "\n".join(v) for k, v in parts.items()})
+    return FinalReport.model_validate({k: "\n".join(v) for k, v in parts.items()})
 
 
 class LLMPatient:

@@ -114,8 +114,9 @@ class FindingIndex:
         return []
 
     def _exact(self, key: str) -> Node | None:
-        own = [n for n in self.nodes if n.name == key]
-        return (own or [n for n in self.nodes if key in n.terms] or [None])[0]
+        found = [n for n in self.nodes if n.name == key] or [
+            n for n in self.nodes if key in n.terms]
+        return found[0] if found else None
 
     def _by_concept(self, key: str, tags: Tags) -> list[Line]:
         out: list[Line] = []
@@ -150,7 +151,7 @@ class FindingIndex:
         for n in self.nodes:
             if exam_only and n.kind != "exam":
                 continue
-            rel = max((relation(want, have) for have in n.tags), default=0)
+            rel: float = max((relation(want, have) for have in n.tags), default=0)
             if not rel and concepts.family(want) in n.generic and not any(
                     concepts.family(h) == concepts.family(want) for h in n.tags):
                 rel = 0.5  # a stored "ultrasound" of no stated region may be the one asked

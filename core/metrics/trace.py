@@ -145,7 +145,8 @@ def _orders(trace: Trace, m: _Matchers, turn: Turn, at: int) -> None:
                                   if not isinstance(x, str) and id(x) in m.root_key))
         for key in keys:
             trace.reach(key, at)
-        trace.orders.extend((name, key) for key in keys or [None])
+        targets: list[str | None] = [*keys] if keys else [None]  # None: not in the case
+        trace.orders.extend((name, key) for key in targets)
 
 
 def step_key(step: InquiryStep, items: dict[str, CaseItem]) -> str | None:
