@@ -6,8 +6,6 @@ becomes an `AgentSpec` through `parse_agent`. A `ConsultationConfig` has a stabl
 
 No API key is ever part of a spec: keys come from the environment (the provider's usual
 variable, or the variable named in `api_key_env`).
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

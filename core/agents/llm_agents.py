@@ -4,8 +4,6 @@ Each is built from its role's view, renders that view into our own versioned pro
 (`core.prompts`), and keeps the conversation as chat messages from its own side. Model
 output is untrusted: the examiner refuses catch-all requests before any model call, and a
 moderator whose call fails gives an undecided verdict instead of failing the consultation.
-
-Must not import: litellm (only core/llm.py does), textual, rich, or other bedside packages.
 """
 
 from __future__ import annotations

@@ -6,8 +6,6 @@ orders a generic work-up by common test names plus tests suggested by keywords i
 objective and the answers, then commits to the diagnosis whose keywords best fit
 everything it heard (a small table written for bedside). Accuracy is modest by design.
 The seed only chooses among equivalent phrasings, so a seed fully fixes the transcript.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

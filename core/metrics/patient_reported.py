@@ -4,9 +4,6 @@ examiner's results or a moderator's verdict — rates 1–10 its confidence in t
 (pr_confidence), its willingness to follow the therapy (pr_compliance) and to consult this
 doctor again (pr_consult_again). The reply is parsed tolerantly (JSON, fenced JSON,
 'confidence: 7/10' lines); a missing or out-of-range rating gives None with a reason.
-
-Must not import: textual, rich, litellm (only through core.llm), or any other bedside
-package.
 """
 
 from __future__ import annotations

@@ -3,9 +3,6 @@ against the case record, A–D (4–1) per part; the consultation's score is the
 mapped to 0–100 as (mean − 1) / 3 × 100 (all D → 0, all A → 100). Pooled scores get a
 seeded percentile-bootstrap interval. The rubric text is ours (`prompts.REPORT_RUBRIC`);
 the judge's model, parameters and prompt hash are stored with every score.
-
-Must not import: textual, rich, litellm (only through core.llm), or any other bedside
-package.
 """
 
 from __future__ import annotations

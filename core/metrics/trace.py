@@ -8,8 +8,6 @@ examination and test items at any level of the tree and credited to their top-le
 merely names a body part. The patient's own opening words do not count: only what the
 doctor reached. Matching reuses `core.caseindex.matching`, so the metrics agree with what the
 retrieval patient and examiner would have answered.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations
