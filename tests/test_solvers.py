@@ -126,6 +126,7 @@ def test_solver_context_casts_another_doctor_for_collaborating_strategies() -> N
     ctx = SolverContext(CASES[0], ConsultationConfig(), ListSink(), consultation_id="c",
                         cancel_event=None, llm=LLMClient("sk-test-not-real"))
     assert type(ctx.cast().doctor).__name__ == "ScriptedDoctor"
+    assert ctx.doctor_view.objective == CASES[0].objective and ctx.max_turns == 20
     cast = ctx.cast(doctor=AgentSpec(kind="llm", model="openai/other"))
     assert type(cast.doctor).__name__ == "LLMDoctor" and cast.doctor.label == "openai/other"
     assert type(cast.patient).__name__ == "RetrievalPatient"

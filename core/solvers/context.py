@@ -27,6 +27,7 @@ from core.events import (ConsultationFailed, Event, EventSink, TokenDelta, TurnC
 from core.llm import LLMClient
 from core.solvers.base import RunState, Solution
 from core.transcript import EndReason, Role, Transcript, Turn, utc_now
+from core.views import DoctorView, doctor_view
 
 log = logging.getLogger("bedside.engine")
 T = TypeVar("T")
@@ -62,6 +63,11 @@ class SolverContext:
     def max_turns(self) -> int:
         """The doctor's turn budget."""
         return self.config.max_turns
+
+    @property
+    def doctor_view(self) -> DoctorView:
+        """What the doctor is told: the objective, up-front images, the options."""
+        return doctor_view(self.case)
 
     def doctor_state(self, doctor_turn: int) -> DoctorState:
         """What the doctor knows when it takes turn `doctor_turn`."""
