@@ -16,7 +16,10 @@ using several models holds a slot of each). Model slots are taken before the glo
 always in sorted model order, so a job waiting for a busy model holds no global slot (jobs
 of other models are not starved) and no two jobs can wait on each other in a cycle.
 
-Must not import: textual, rich, litellm, or any other bedside package (db, tui).
+A job is played by its solver (`core.engine.job_solver`: the configuration's own, or its
+upper bound). The consultations of a run share one `RunState` (a solver's memory across
+cases); a solver marked `sequential` has the jobs of each of its configurations played one
+after another, in job order, instead of side by side.
 """
 
 from __future__ import annotations
@@ -30,12 +33,14 @@ from typing import Any, NamedTuple, Protocol
 
 from core.case import Case
 from core.config import ConsultationConfig
-from core.engine import (ONE_STEP, describe_consultation, one_step_key, run_consultation,
-                         run_one_step_consultation)
+from core.consultation_state import (ConsultationState, apply, failure_status, is_done,
+                                     supersedes)
+from core.engine import ONE_STEP, describe_consultation, job_solver, run_solver
 from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted,
                          Event, EventSink)
 from core.ids import new_id
 from core.llm import LLMClient
+from core.solvers.base import RunState, Solver
 from core.transcript import EndReason, verdict_correct
 
 log = logging.getLogger("bedside.batch")
@@ -50,9 +55,13 @@ class Job(NamedTuple):
     config: ConsultationConfig
     mode: str = INTERACTIVE  # 'interactive' or 'one_step' (the upper bound)
 
+    def solver(self) -> Solver:
+        """The solver that plays it."""
+        return job_solver(self.config, self.mode)
+
     def key(self) -> str:
         """The job key stored as the consultation's config_key (resume matches on it)."""
-        return one_step_key(self.config) if self.mode == ONE_STEP else self.config.config_key()
+        return self.solver().key(self.config)
 
 
 @dataclass
@@ -94,26 +103,30 @@ class JobOutcome:
 class MemoryBatchStore:
     """An in-memory BatchStore for tests: keeps every event per consultation.
 
-    Follows the SQLite store's rules: finished and failed pairs are done (failed ones not
-    with `retry_failed`), and a consultation that redoes a pair supersedes the earlier
-    ones, so each pair keeps exactly one consultation that is not 'superseded'.
+    Follows the SQLite store's rules (`core.consultation_state`): finished and failed pairs
+    are done (failed ones not with `retry_failed`), and a consultation that redoes a pair
+    supersedes the earlier ones, so each pair keeps exactly one consultation that is not
+    'superseded'.
     """
 
     def __init__(self, *, retry_failed: bool = False) -> None:
         self.events: dict[str, list[Event]] = {}
         self.started: dict[str, ConsultationStarted] = {}
-        self.superseded: set[str] = set()
+        self.states: dict[str, ConsultationState] = {}
         self.retry_failed = retry_failed
 
     def emit(self, event: Event) -> None:
         """Record an event."""
+        cid = event.consultation_id
         if isinstance(event, ConsultationStarted):
-            key = (event.run_id, event.case_id, event.config.get("config_key"))
-            if event.run_id is not None:
-                self.superseded |= {cid for cid, s in self.started.items()
-                                    if (s.run_id, s.case_id, s.config.get("config_key")) == key}
-            self.started[event.consultation_id] = event
-        self.events.setdefault(event.consultation_id, []).append(event)
+            self.states.update({other: state.model_copy(update={"status": "superseded"})
+                                for other, state in self.states.items()
+                                if supersedes(event, state)})
+            self.started[cid] = event
+        state = apply(self.states.get(cid), event)
+        if state is not None:
+            self.states[cid] = state
+        self.events.setdefault(cid, []).append(event)
 
     def sink(self) -> EventSink:
         """This store is its own sink."""
@@ -121,20 +134,13 @@ class MemoryBatchStore:
 
     def status(self, consultation_id: str) -> str:
         """running | finished | failed | cancelled | superseded."""
-        if consultation_id in self.superseded:
-            return "superseded"
-        for e in reversed(self.events.get(consultation_id, [])):
-            if isinstance(e, ConsultationFinished):
-                return "finished"
-            if isinstance(e, ConsultationFailed):
-                return "cancelled" if e.end_reason == EndReason.CANCELLED else "failed"
-        return "running"
+        state = self.states.get(consultation_id)
+        return "running" if state is None else state.status
 
     def done_keys(self, run_id: str) -> set[tuple[str, str]]:
         """Finished (and, unless retrying, failed) pairs of the run."""
-        done = ("finished",) if self.retry_failed else ("finished", "failed")
-        return {(s.case_id, s.config.get("config_key", "")) for cid, s in self.started.items()
-                if s.run_id == run_id and self.status(cid) in done}
+        return {(s.case_id, s.config_key or "") for s in self.states.values()
+                if s.run_id == run_id and is_done(s.status, retry_failed=self.retry_failed)}
 
 
 class _Watch:
@@ -158,8 +164,8 @@ def _outcome(job: Job, cid: str, last: Event | None) -> JobOutcome:
         return JobOutcome(job.case.id, key, cid, "finished", str(last.end_reason),
                           correct=verdict_correct(last.verdicts))
     if isinstance(last, ConsultationFailed):
-        status = "cancelled" if last.end_reason == EndReason.CANCELLED else "failed"
-        return JobOutcome(job.case.id, key, cid, status, str(last.end_reason), last.reason)
+        return JobOutcome(job.case.id, key, cid, failure_status(last.end_reason),
+                          str(last.end_reason), last.reason)
     return JobOutcome(job.case.id, key, cid, "failed", "error", "ended without a final event")
 
 
@@ -192,7 +198,7 @@ def _record_unstarted(job: Job, cid: str, run_id: str, sink: EventSink) -> JobOu
     described = describe_consultation(job.case, job.config, one_step=job.mode == ONE_STEP)
     try:
         watch.emit(ConsultationStarted(consultation_id=cid, case_id=job.case.id, run_id=run_id,
-                                       config=described, origin=_origin(job)))
+                                       config=described, origin=job.solver().origin))
         watch.emit(ConsultationFailed(consultation_id=cid, end_reason=EndReason.CANCELLED,
                                       reason="cancelled before it started"))
     except Exception as err:
@@ -202,33 +208,31 @@ def _record_unstarted(job: Job, cid: str, run_id: str, sink: EventSink) -> JobOu
     return _outcome(job, cid, watch.last)
 
 
-def _origin(job: Job) -> str:
-    return ONE_STEP if job.mode == ONE_STEP else "engine"
+@dataclass
+class _Batch:
+    """What every job of one batch shares."""
+
+    store: BatchStore
+    run_id: str
+    limits: _Limits
+    llm: LLMClient
+    cancel: asyncio.Event  # batch-wide
+    run_state: RunState
 
 
-async def _run_one(job: Job, watch: _Watch, cid: str, run_id: str, cancel: asyncio.Event,
-                   llm: LLMClient) -> None:
-    if job.mode == ONE_STEP:
-        await run_one_step_consultation(job.case, job.config, watch, consultation_id=cid,
-                                        run_id=run_id, cancel_event=cancel, llm=llm)
-    else:
-        await run_consultation(job.case, job.config, watch, consultation_id=cid,
-                               run_id=run_id, cancel_event=cancel, llm=llm)
-
-
-async def _job(job: Job, store: BatchStore, run_id: str, limits: _Limits,
-               control: JobControl, llm: LLMClient, planned: bool,
-               batch_cancel: asyncio.Event) -> JobOutcome:
+async def _job(b: _Batch, job: Job, control: JobControl, planned: bool) -> JobOutcome:
     cid, cancel = control.consultation_id, control.cancel_event
-    async with limits.slot(job.config):
-        if cancel.is_set() or batch_cancel.is_set():
+    async with b.limits.slot(job.config):
+        if cancel.is_set() or b.cancel.is_set():
             if planned:
-                return _record_unstarted(job, cid, run_id, store.sink())
+                return _record_unstarted(job, cid, b.run_id, b.store.sink())
             return JobOutcome(job.case.id, job.key(), None, "cancelled", "cancelled",
                               "not started")
-        watch = _Watch(store.sink())
+        watch = _Watch(b.store.sink())
         try:
-            await _run_one(job, watch, cid, run_id, cancel, llm)
+            await run_solver(job.solver(), job.case, job.config, watch, consultation_id=cid,
+                             run_id=b.run_id, cancel_event=cancel, llm=b.llm,
+                             run_state=b.run_state)
         except Exception as err:  # the engine should not raise; never let one job sink all
             log.exception("consultation %s escaped the engine", cid)
             failed = ConsultationFailed(consultation_id=cid, end_reason=EndReason.ERROR,
@@ -249,32 +253,60 @@ def _cancel_all_on(cancel: asyncio.Event, controls: list[JobControl]) -> asyncio
     return asyncio.create_task(watch())
 
 
-async def run_batch(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], store: BatchStore,
-                    run_id: str, *, concurrency: int = 4,
-                    model_limits: dict[str, int] | None = None,
-                    progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
-                    llm: LLMClient | None = None, plan: Plan | None = None) -> list[JobOutcome]:
-    """Run every job not already done for `run_id`; outcomes in job order.
+Todo = list[tuple[int, Job, JobControl, bool]]  # (position, job, control, planned)
 
-    `jobs` are `Job`s or (case, config) pairs (interactive). `plan`, if given, is called
-    once per job to be run, in order, before any starts, and returns that job's
-    consultation id and cancel event.
-    """
-    cancel = cancel_event or asyncio.Event()
-    client = llm or LLMClient()
-    limits = _Limits(concurrency, model_limits)
-    done = store.done_keys(run_id)
-    todo: list[tuple[int, Job, JobControl | None]] = []
-    outcomes: list[JobOutcome | None] = [None] * len(jobs)
+
+def _lanes(todo: Todo) -> list[Todo]:
+    """The jobs as lanes played side by side: one job each, except that the jobs of a
+    sequential solver's configuration share one lane, in job order."""
+    lanes: list[Todo] = []
+    chained: dict[str, Todo] = {}
+    for item in todo:
+        job = item[1]
+        if job.solver().sequential:
+            lane = chained.get(job.key())
+            if lane is None:
+                lane = chained[job.key()] = []
+                lanes.append(lane)
+            lane.append(item)
+        else:
+            lanes.append([item])
+    return lanes
+
+
+def _todo(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], done: set[tuple[str, str]],
+          plan: Plan | None, outcomes: list[JobOutcome | None]) -> Todo:
+    """The jobs to run (skipped ones get their outcome now), each with its control."""
+    todo: Todo = []
     for i, raw in enumerate(jobs):
         job = raw if isinstance(raw, Job) else Job(*raw)
         if (job.case.id, job.key()) in done:
             outcomes[i] = JobOutcome(job.case.id, job.key(), None, "skipped")
-        else:
-            done.add((job.case.id, job.key()))  # the same pair twice in one batch runs once
-            todo.append((i, job, plan(job) if plan is not None else None))
-    controls = [c if c is not None else JobControl(new_id("c-"), asyncio.Event())
-                for _, _, c in todo]
+            continue
+        done.add((job.case.id, job.key()))  # the same pair twice in one batch runs once
+        given = plan(job) if plan is not None else None
+        todo.append((i, job, given or JobControl(new_id("c-"), asyncio.Event()),
+                     given is not None))
+    return todo
+
+
+async def run_batch(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], store: BatchStore,
+                    run_id: str, *, concurrency: int = 4,
+                    model_limits: dict[str, int] | None = None,
+                    progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
+                    llm: LLMClient | None = None, plan: Plan | None = None,
+                    run_state: RunState | None = None) -> list[JobOutcome]:
+    """Run every job not already done for `run_id`; outcomes in job order.
+
+    `jobs` are `Job`s or (case, config) pairs (interactive). `plan`, if given, is called
+    once per job to be run, in order, before any starts, and returns that job's
+    consultation id and cancel event. `run_state` is the memory the run's consultations
+    share (a fresh one by default).
+    """
+    b = _Batch(store, run_id, _Limits(concurrency, model_limits), llm or LLMClient(),
+               cancel_event or asyncio.Event(), run_state or RunState())
+    outcomes: list[JobOutcome | None] = [None] * len(jobs)
+    todo = _todo(jobs, store.done_keys(run_id), plan, outcomes)
     finished = 0
 
     def report(i: int, outcome: JobOutcome) -> None:
@@ -288,13 +320,13 @@ async def run_batch(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], store
         if outcome is not None:
             report(i, outcome)
 
-    async def one(i: int, job: Job, control: JobControl, planned: bool) -> None:
-        report(i, await _job(job, store, run_id, limits, control, client, planned, cancel))
+    async def lane(items: Todo) -> None:
+        for i, job, control, planned in items:
+            report(i, await _job(b, job, control, planned))
 
-    watcher = _cancel_all_on(cancel, controls)
+    watcher = _cancel_all_on(b.cancel, [control for _, _, control, _ in todo])
     try:
-        await asyncio.gather(*(one(i, job, control, given is not None)
-                               for (i, job, given), control in zip(todo, controls, strict=False)))
+        await asyncio.gather(*(lane(items) for items in _lanes(todo)))
     finally:
         watcher.cancel()
     return [o for o in outcomes if o is not None]

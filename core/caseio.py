@@ -20,7 +20,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from core.agents.matching import normalise
+from core.caseindex.matching import normalise
 from core.case import Case
 from core.errors import InputError
 

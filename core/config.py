@@ -6,8 +6,6 @@ becomes an `AgentSpec` through `parse_agent`. A `ConsultationConfig` has a stabl
 
 No API key is ever part of a spec: keys come from the environment (the provider's usual
 variable, or the variable named in `api_key_env`).
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations
@@ -61,21 +59,32 @@ class AgentSpec(BaseModel):
         """Short label: the explicit label, the model string, or the kind."""
         return self.label or self.model or self.kind
 
+    def params(self) -> dict[str, Any]:
+        """The sampling parameters recorded with what this model produced (never a key)."""
+        return {k: getattr(self, k) for k in ("temperature", "max_tokens", "seed", "api_base")
+                if getattr(self, k) is not None}
+
     @model_serializer(mode="wrap")
     def _omit_later_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:
         """Leave fields added after configurations were first stored out of the dump while
         they hold the value that means "as before", so `ConsultationConfig.config_key` and
         the stored descriptions of earlier runs stay the same (they still resume); any other
         value is dumped, and so makes a new key."""
-        data = handler(self)
-        for name, before in _AS_BEFORE.items():
-            if isinstance(data, dict) and data.get(name) == before:
-                del data[name]
-        return data
+        return _omit_as_before(handler(self), _AS_BEFORE)
 
 
 #: Fields added to AgentSpec after keys were stored, with their "as before" value.
 _AS_BEFORE: dict[str, Any] = {"response_format": "text"}
+#: The same for ConsultationConfig.
+_CONFIG_AS_BEFORE: dict[str, Any] = {"solver": "interactive", "solver_options": {}}
+
+
+def _omit_as_before(data: Any, as_before: dict[str, Any]) -> Any:
+    if isinstance(data, dict):
+        for name, before in as_before.items():
+            if name in data and data[name] == before:
+                del data[name]
+    return data
 
 
 def _default(kind: AgentKind) -> Any:
@@ -97,6 +106,16 @@ class ConsultationConfig(BaseModel):
     max_turns: int = Field(20, ge=1, le=200, description="Doctor turns (questions and tests).")
     seed: int = Field(0, description="Seed of the deterministic agents (scripted doctor).")
     final_report: bool = Field(False, description="Ask the doctor for a structured report.")
+    solver: str = Field("interactive", description="The doctor strategy, a name in "
+                        "core.solvers.registry (interactive: AgentClinic's consultation).")
+    solver_options: dict[str, Any] = Field(
+        default_factory=dict, description="The strategy's options (checked by the solver).")
+
+    @model_serializer(mode="wrap")
+    def _omit_later_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:
+        """As `AgentSpec`'s: fields added later are left out while "as before", so keys and
+        stored descriptions of earlier runs do not change."""
+        return _omit_as_before(handler(self), _CONFIG_AS_BEFORE)
 
     def describe(self) -> dict[str, Any]:
         """JSON-ready description, as stored with the consultation (no keys in it)."""

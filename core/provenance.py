@@ -1,8 +1,8 @@
 """What a run records for reproducibility: models, parameters, prompt hashes, seeds, versions.
 
-Package versions are read from installed metadata, so litellm is not imported here.
-
-Must not import: textual, rich, litellm, or any other bedside package.
+`describe_config` is the stored description of a configuration (with the hash of every
+prompt or table its agents use); package versions are read from installed metadata, so
+litellm is not imported here.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import sys
 from importlib import metadata
 from typing import Any
 
+from core import prompts
 from core.config import ConsultationConfig
 
 PACKAGES = ("bedside", "litellm", "openai", "pydantic", "rapidfuzz", "pyyaml", "sqlite-utils")
@@ -28,11 +29,19 @@ def package_versions() -> dict[str, str | None]:
     return out
 
 
+def describe_config(config: ConsultationConfig) -> dict[str, Any]:
+    """The config as stored with the consultation: agents, rules, key and prompt hashes."""
+    data = config.describe()
+    roles = {"doctor": config.doctor.kind, "patient": config.patient.kind,
+             "examiner": config.examiner.kind,
+             "moderator": ",".join(dict.fromkeys(m.kind for m in config.moderators))}
+    data["prompts"] = prompts.hashes_for(roles)
+    return data
+
+
 def run_provenance(configs: list[ConsultationConfig]) -> dict[str, Any]:
     """Everything needed to re-run a batch: each config (with its key and prompt hashes),
     the models, the seeds, and the Python, platform and package versions."""
-    from core.engine import describe_config  # the engine owns the prompt-hash bookkeeping
-
     described = [describe_config(c) for c in configs]
     hashes: dict[str, str] = {}
     for d in described:

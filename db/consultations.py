@@ -15,10 +15,12 @@ Must not import: tui, textual, rich, litellm.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from sqlite_utils import Database
 
+from core.consultation_state import ConsultationState, agent_label, apply, supersede_key
 from core.errors import NotFoundError
 from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted, Event,
                          TestRequested, TokenDelta, TurnCompleted)
@@ -28,15 +30,6 @@ from db.jsoncol import dumps, loads
 
 DONE_STATUSES = ("finished", "failed")
 SUPERSEDED = "superseded"
-
-
-def agent_label(spec: Any) -> str | None:
-    """A short label for an agent spec from a config dict: model string or kind."""
-    if spec is None or isinstance(spec, str):
-        return spec
-    if isinstance(spec, dict):
-        return spec.get("label") or spec.get("model") or spec.get("kind")
-    return str(spec)
 
 
 def _turn_row(consultation_id: str, turn: Turn) -> dict[str, Any]:
@@ -77,27 +70,60 @@ def _event_data(event: Event) -> str:
     message history, was most of the recorder's cost on long model consultations)."""
     if isinstance(event, TurnCompleted):
         t = event.turn
-        return dumps({"index": t.index, "role": str(t.role), "kind": t.kind})
+        return json.dumps({"index": t.index, "role": str(t.role), "kind": t.kind},
+                          ensure_ascii=False)  # as db.jsoncol.dumps writes it
     return event.model_dump_json(exclude={"consultation_id", "at", "type"})
 
 
+_STATE_COLUMNS = ("case_id", "run_id", "config_key", "origin", "doctor", "status",
+                  "doctor_turns", "tests_ordered", "prompt_tokens", "completion_tokens",
+                  "cost_usd")
+
+
 class Recorder:
-    """An EventSink that writes each event to the store the moment it arrives."""
+    """An EventSink that writes each event to the store the moment it arrives.
+
+    Each event is folded into the consultation's state (`core.consultation_state.apply`,
+    kept in memory until the consultation ends) and the columns the event changes are
+    written from that state, so the row says what the reducer says."""
 
     def __init__(self, db: Database) -> None:
         self.db = db
         self.conn = db.conn
+        self.states: dict[str, ConsultationState] = {}
 
     def emit(self, event: Event) -> None:
         """Commit the event (token deltas are not stored: the completed turn is)."""
         if isinstance(event, TokenDelta):
             return
+        cid = event.consultation_id
+        before = None if isinstance(event, ConsultationStarted) else self._state(cid)
+        after = apply(before, event)
         handler = getattr(self, f"_on_{event.type}", None)
+        if handler is not None and after is None:  # not stored: nothing to update
+            raise NotFoundError(f"no consultation with id '{cid}' to update")
         with self.db.atomic():
             if handler is not None:
-                handler(event)
-            self.conn.execute(_INSERT_EVENT, (
-                event.consultation_id, event.type, event.at, _event_data(event)))
+                handler(event, after)
+            self.conn.execute(_INSERT_EVENT, (cid, event.type, event.at, _event_data(event)))
+        if isinstance(event, ConsultationFinished | ConsultationFailed):
+            self.states.pop(cid, None)  # ended: a later event reads the row again
+        elif after is not None:
+            self.states[cid] = after
+
+    def _state(self, consultation_id: str) -> ConsultationState | None:
+        """The state in memory, else the stored row's (a consultation started by another
+        recorder); None when there is no such consultation."""
+        state = self.states.get(consultation_id)
+        if state is not None:
+            return state
+        row = self.conn.execute(f"SELECT {', '.join(_STATE_COLUMNS)} FROM consultations"
+                                " WHERE id = ?", [consultation_id]).fetchone()
+        if row is None:
+            return None
+        values = dict(zip(_STATE_COLUMNS, row, strict=True))
+        return ConsultationState(consultation_id=consultation_id, **{
+            k: v for k, v in values.items() if v is not None or k in ("run_id", "config_key")})
 
     def _update(self, consultation_id: str, sql: str, params: list[Any]) -> None:
         cur = self.conn.execute(f"UPDATE consultations SET {sql} WHERE id = ?",
@@ -105,48 +131,44 @@ class Recorder:
         if cur.rowcount != 1:  # the event would be stored for a consultation that is not
             raise NotFoundError(f"no consultation with id '{consultation_id}' to update")
 
-    def _on_started(self, e: ConsultationStarted) -> None:
+    def _on_started(self, e: ConsultationStarted, s: ConsultationState) -> None:
         cfg = e.config
-        key = cfg.get("config_key")
-        if e.run_id is not None:  # a redo of a pair supersedes the earlier rows of the pair
+        pair = supersede_key(e)
+        if pair is not None:  # a redo of a pair supersedes the earlier rows of the pair
             self.conn.execute(
                 "UPDATE consultations SET status = ? WHERE run_id = ? AND case_id = ? AND"
                 " config_key IS ? AND id != ? AND status != ?",
-                (SUPERSEDED, e.run_id, e.case_id, key, e.consultation_id, SUPERSEDED))
+                (SUPERSEDED, *pair, e.consultation_id, SUPERSEDED))
         self.conn.execute(_INSERT_STARTED, (
-            e.consultation_id, e.run_id, e.case_id, key, agent_label(cfg.get("doctor")),
+            s.consultation_id, s.run_id, s.case_id, s.config_key, s.doctor,
             agent_label(cfg.get("patient")), agent_label(cfg.get("examiner")), dumps(cfg),
-            "running", e.at, e.origin, 0, 0, 0, 0, 0.0))
+            s.status, s.started_at, s.origin, s.doctor_turns, s.tests_ordered,
+            s.prompt_tokens, s.completion_tokens, s.cost_usd))
 
-    def _on_turn_completed(self, e: TurnCompleted) -> None:
-        turn = e.turn
-        row = _turn_row(e.consultation_id, turn)
+    def _on_turn_completed(self, e: TurnCompleted, s: ConsultationState) -> None:
+        row = _turn_row(e.consultation_id, e.turn)
         self.conn.execute(_INSERT_TURN, [row[c] for c in _TURN_COLUMNS])
-        self._update(e.consultation_id,
-                     "prompt_tokens = prompt_tokens + ?, completion_tokens = completion_tokens"
-                     " + ?, cost_usd = cost_usd + ?, doctor_turns = max(doctor_turns,"
-                     " coalesce(?, 0))",
-                     [turn.usage.prompt_tokens, turn.usage.completion_tokens,
-                      turn.usage.cost_usd, turn.doctor_turn])
+        self._update(e.consultation_id, "prompt_tokens = ?, completion_tokens = ?,"
+                     " cost_usd = ?, doctor_turns = ?",
+                     [s.prompt_tokens, s.completion_tokens, s.cost_usd, s.doctor_turns])
 
-    def _on_test_requested(self, e: TestRequested) -> None:
-        self._update(e.consultation_id, "tests_ordered = tests_ordered + ?", [len(e.tests)])
+    def _on_test_requested(self, e: TestRequested, s: ConsultationState) -> None:
+        self._update(e.consultation_id, "tests_ordered = ?", [s.tests_ordered])
 
-    def _on_finished(self, e: ConsultationFinished) -> None:
+    def _on_finished(self, e: ConsultationFinished, s: ConsultationState) -> None:
         self._update(e.consultation_id,
-                     "status = 'finished', end_reason = ?, diagnosis = ?, verdicts = ?,"
+                     "status = ?, end_reason = ?, diagnosis = ?, verdicts = ?,"
                      " correct = ?, report = ?, doctor_turns = ?, ended_at = ?",
-                     [str(e.end_reason), e.diagnosis,
+                     [s.status, s.end_reason, s.diagnosis,
                       dumps([v.model_dump() for v in e.verdicts]),
-                      _verdict_correct(e.verdicts),
-                      dumps(e.report.model_dump() if e.report else None), e.doctor_turns,
-                      e.at])
+                      None if s.correct is None else int(s.correct),
+                      dumps(e.report.model_dump() if e.report else None), s.doctor_turns,
+                      s.ended_at])
 
-    def _on_failed(self, e: ConsultationFailed) -> None:
-        status = "cancelled" if e.end_reason == EndReason.CANCELLED else "failed"
+    def _on_failed(self, e: ConsultationFailed, s: ConsultationState) -> None:
         self._update(e.consultation_id,
                      "status = ?, end_reason = ?, error = ?, doctor_turns = ?, ended_at = ?",
-                     [status, str(e.end_reason), e.reason, e.doctor_turns, e.at])
+                     [s.status, s.end_reason, s.error, s.doctor_turns, s.ended_at])
 
 
 def save_transcript(db: Database, t: Transcript, *, consultation_id: str,

@@ -57,7 +57,7 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "rating_patient": '{"confidence": 8, "compliance": 9, "consult_again": 7}',
     "unknown": "OK.",
 }
-# The metric prompts (core/metrics/prompts.py) carry no id line; they are told apart by
+# The metric prompts (core/prompts/metric_texts.py) carry no id line; they are told apart by
 # their opening words, so a demo run can be scored end to end against this server.
 METRIC_OPENINGS = (("You are a doctor. Below is everything known", "one_step"),
                    ("You grade a doctor's final report", "report_judge"),

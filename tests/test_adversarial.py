@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.agents.matching import is_cjk, normalise
+from core.caseindex.matching import is_cjk, normalise
 from core.agents.retrieval_examiner import RetrievalExaminer
 from core.agents.retrieval_patient import RetrievalPatient
 from core.agents.templates import phrase

@@ -16,7 +16,7 @@ from core.agents import moderator, templates
 from core.agents.base import DoctorState
 from core.agents.human_doctor import HumanDoctor
 from core.agents.llm_agents import LLMExaminer, LLMPatient
-from core.agents.matching import best_for_name, cue_hit, make_entries, normalise
+from core.caseindex.matching import best_for_name, cue_hit, make_entries, normalise
 from core.agents.moderator import ExactModerator, parse_yes_no
 from core.agents.scripted_doctor import ScriptedDoctor, guess_diagnosis
 from core.agents.templates import PHRASES, lang_key, phrase

@@ -13,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from core.agents.matching import contains, normalise
+from core.caseindex.matching import contains, normalise
 from core.agents.moderator import matches
 from core.case import Case
 from core.caseio import bundled_cases_dir, iter_case_files, load_bundled_cases, \

@@ -15,7 +15,10 @@ from core.metrics.llmcall import JudgeInfo, parse_json_object
 from core.metrics.patient_reported import parse_ratings, rate_consultation
 from core.metrics.report_score import (parse_grades, prompt_hash, score_report,
                                        summarise_report_scores)
-from core.metrics.upper_bound import run_one_step
+from core.config import AgentSpec, ConsultationConfig
+from core.engine import run_solver
+from core.events import ListSink
+from core.solvers.one_step import OneStepSolver
 from core.transcript import FinalReport, Role, Transcript, Turn
 from tests.test_metrics_pathway import full_transcript, make_case
 
@@ -31,6 +34,15 @@ def scripted(*replies: str) -> Any:
 
     complete.seen = seen  # type: ignore[attr-defined]
     return complete
+
+
+def run_one_step(complete: Any, model: str = "m1") -> tuple[Transcript, ListSink]:
+    """A one-step consultation of make_case() through the engine, `complete` answering."""
+    config = ConsultationConfig(doctor=AgentSpec(kind="llm", model=model))
+    sink = ListSink()
+    t = asyncio.run(run_solver(OneStepSolver(complete=complete), make_case(), config, sink,
+                               consultation_id="c-one"))
+    return t, sink
 
 
 def reported() -> Transcript:
@@ -129,11 +141,15 @@ def test_one_step_upper_bound_transcript_and_its_metrics() -> None:
              "\nDiagnostic results: appendicitis\nDiagnostic rationale: migration\n"
              "Treatment plan: IV antibiotics and laparoscopic appendicectomy")
     doctor = scripted(reply)
-    t = asyncio.run(run_one_step(make_case(), doctor, doctor="m1", info=JudgeInfo("m1")))
+    t, sink = run_one_step(doctor)
     prompt = doctor.seen[0][0]["content"]
     assert "RIF tenderness" in prompt and "negative" in prompt  # findings and results given
     assert "Acute appendicitis" not in prompt  # never the truth
     assert t.diagnosis == "Acute appendicitis" and t.verdicts[0].correct is True
+    assert [v.moderator for v in t.verdicts] == ["exact"]  # the deterministic verdict only
+    assert [e.type for e in sink.events][0] == "started" and sink.events[0].origin == "one_step"
+    assert sink.events[-1].type == "finished" and sink.events[-1].doctor_turns == 1
+    assert t.turns[0].model == "m1" and t.meta["mode"] == "one_step"
     assert t.report is not None and t.report.treatment_plan.startswith("IV antibiotics")
     m = compute_metrics(make_case(), t)
     assert m["accuracy"][0] == 1.0 and m["treatment_logicality"][0] == 1.0
@@ -141,8 +157,8 @@ def test_one_step_upper_bound_transcript_and_its_metrics() -> None:
 
 
 def test_one_step_without_marker_has_no_diagnosis() -> None:
-    t = asyncio.run(run_one_step(make_case(), scripted("I think appendicitis."), doctor="m"))
-    assert t.diagnosis is None and t.verdicts == []
+    t, sink = run_one_step(scripted("I think appendicitis."), "m")
+    assert t.diagnosis is None and t.verdicts == [] and t.end_reason == "budget"
     assert compute_metrics(make_case(), t)["accuracy"] == (
         0.0, {"reached_diagnosis": False, "decided_by": None})
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from core.agents import concepts
+from core.caseindex import concepts
 from core.agents.retrieval_examiner import RetrievalExaminer, is_vague
 from core.agents.scripted_doctor import _WORKUP
 from core.agents.templates import phrase

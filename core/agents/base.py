@@ -3,8 +3,6 @@
 Each role has one async method. Agents are built from their role's view only (see
 `core.views`) and never see the case. Streaming agents call `on_delta(text)` with each new
 piece of text; the engine turns those calls into `TokenDelta` events.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Builds the four agents of a consultation, each from its own role's view of the case.
+"""Builds the agents of a consultation, each from its own role's view of the case: the
+cast (doctor, patient, examiner) a solver plays with, and the moderators the verdict
+scorers wrap.
 
 This is the only place that holds the whole case while agents are made; each agent
 receives one view (`core.views`) and nothing else.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations
@@ -26,12 +26,11 @@ from core.views import doctor_view, examiner_view, moderator_view, patient_view
 
 @dataclass
 class Cast:
-    """The agents of one consultation."""
+    """The agents a solver plays with (the moderators judge apart, as verdict scorers)."""
 
     doctor: Doctor
     patient: Patient
     examiner: Examiner
-    moderators: list[Moderator]
 
 
 def _doctor(case: Case, config: ConsultationConfig, human_input: HumanInput | None,
@@ -48,18 +47,21 @@ def _doctor(case: Case, config: ConsultationConfig, human_input: HumanInput | No
     raise BedsideError(f"'{spec.kind}' cannot play the doctor")
 
 
-def _moderator(case: Case, spec: AgentSpec, client: LLMClient) -> Moderator:
+def build_moderator(case: Case, spec: AgentSpec, client: LLMClient | None) -> Moderator:
+    """A moderator from the moderator's view only; a model one needs `client`."""
     view = moderator_view(case)
     if spec.kind == "exact":
         return ExactModerator(view)
-    if spec.kind == "llm":
+    if spec.kind == "llm" and client is not None:
         return LLMModerator(view, spec, client)
+    if spec.kind == "llm":
+        raise BedsideError("a model moderator needs a model client")
     raise BedsideError(f"'{spec.kind}' cannot moderate")
 
 
 def build_cast(case: Case, config: ConsultationConfig, *, client: LLMClient,
                human_input: HumanInput | None = None) -> Cast:
-    """One agent per role, each constructed from its view only."""
+    """Doctor, patient and examiner, each constructed from its view only."""
     p, e = config.patient, config.examiner
     if p.kind not in ("retrieval", "llm") or e.kind not in ("retrieval", "llm"):
         raise BedsideError("patient and examiner must be 'retrieval' or a model")
@@ -68,5 +70,4 @@ def build_cast(case: Case, config: ConsultationConfig, *, client: LLMClient,
     examiner: Examiner = (RetrievalExaminer(examiner_view(case)) if e.kind == "retrieval"
                           else LLMExaminer(examiner_view(case), e, client))
     return Cast(doctor=_doctor(case, config, human_input, client), patient=patient,
-                examiner=examiner,
-                moderators=[_moderator(case, m, client) for m in config.moderators])
+                examiner=examiner)

@@ -4,8 +4,6 @@
 `REQUEST TEST: ...` line) or a diagnosis form: any object with a `diagnosis` attribute and
 optionally `differential`, `rationale` and `treatment`, which ends the consultation and
 becomes the final report.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

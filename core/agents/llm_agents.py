@@ -4,13 +4,12 @@ Each is built from its role's view, renders that view into our own versioned pro
 (`core.prompts`), and keeps the conversation as chat messages from its own side. Model
 output is untrusted: the examiner refuses catch-all requests before any model call, and a
 moderator whose call fails gives an undecided verdict instead of failing the consultation.
-
-Must not import: litellm (only core/llm.py does), textual, rich, or other bedside packages.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from core import prompts
@@ -20,6 +19,7 @@ from core.agents.retrieval_examiner import is_vague
 from core.agents.templates import phrase
 from core.config import AgentSpec
 from core.errors import ModelError
+from core.prompts.render import render_profile
 from core.transcript import FinalReport, Role, Turn, Verdict
 from core.views import DoctorView, ExaminerView, ModeratorView, PatientView
 
@@ -27,24 +27,9 @@ if TYPE_CHECKING:
     from core.llm import LLMClient
 
 Messages = list[dict[str, str]]
+Complete = Callable[[Messages], Awaitable[Reply]]
 PATIENT_PROMPT, EXAMINER_PROMPT = prompts.ROLE_PROMPTS["patient"][0], \
     prompts.ROLE_PROMPTS["examiner"][0]
-
-
-def render_profile(view: PatientView) -> str:
-    """The patient's knowledge as plain lines for the prompt."""
-    p, d = view.profile, view.profile.demographics
-    lines = [f"Age: {d.age}" if d.age else "", f"Sex: {d.sex}" if d.sex else "",
-             f"Occupation: {d.occupation}" if d.occupation else "", d.text or "",
-             f"Manner: {p.persona}" if p.persona else "",
-             f"Main complaint: {p.chief_complaint}" if p.chief_complaint else "",
-             f"Story: {p.history_of_present_illness}" if p.history_of_present_illness else ""]
-    for s in view.symptoms:
-        facts = "; ".join(x for x in (s.description, s.onset, s.duration, s.character) if x)
-        state = "has" if s.present else "does NOT have"
-        lines.append(f"Symptom ({state}): {s.name}" + (f" — {facts}" if facts else ""))
-    lines.extend(f"History ({h.kind}): {h.text}" for h in view.history)
-    return "\n".join(x for x in lines if x)
 
 
 class LLMDoctor:
@@ -105,7 +90,7 @@ def parse_report(text: str) -> FinalReport:
             line = m.group(2)
         if line.strip():
             parts.setdefault(current, []).append(line.strip())
-    return FinalReport(**{k: "\n".join(v) for k, v in parts.items()})
+    return FinalReport.model_validate({k: "\n".join(v) for k, v in parts.items()})
 
 
 class LLMPatient:
@@ -169,3 +154,17 @@ class LLMModerator:
             return Verdict(moderator=self.label, correct=None, raw=f"error: {err}"), None
         return Verdict(moderator=self.label, correct=parse_yes_no(reply.text),
                        raw=reply.text), reply
+
+
+def complete_from_spec(spec: AgentSpec, client: LLMClient | None = None) -> Complete:
+    """One model call per `await complete(messages)`, on `spec`'s model, not streamed: what
+    a one-shot role (the one-step doctor, a report judge, a rating patient) is given."""
+    from core.llm import LLMClient  # at call time: this module needs core.llm for types only
+
+    llm = client or LLMClient()
+    quiet = spec.model_copy(update={"stream": False})
+
+    async def complete(messages: Messages) -> Reply:
+        return await llm.complete(quiet, messages)
+
+    return complete

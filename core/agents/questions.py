@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from core.agents.matching import is_cjk, normalise
+from core.caseindex.matching import is_cjk, normalise
 from core.agents.templates import lang_key
 
 Kind = Literal["yesno", "wh", "other"]

@@ -1,6 +1,6 @@
 """The retrieval examiner: returns stored findings and results verbatim, with no model.
 
-Each requested name is matched to examination and test items by `core.agents.finder`
+Each requested name is matched to examination and test items by `core.caseindex.finder`
 (names, synonyms, a multilingual concept vocabulary, region-aware imaging, loose matching);
 the stored subtree is returned as written. A named test that is not stored is reported as
 normal, in the case's language. A request that names no test — or only catch-alls such as
@@ -12,11 +12,11 @@ Must not import: textual, rich, litellm, or any other bedside package.
 
 from __future__ import annotations
 
-from core.agents import concepts
-from core.agents import vocab_tests as vt
+from core.caseindex import concepts
+from core.caseindex import vocab_tests as vt
 from core.agents.base import DeltaFn, Reply
-from core.agents.finder import GENERIC_WORDS, FindingIndex
-from core.agents.matching import is_cjk, normalise
+from core.caseindex.finder import GENERIC_WORDS, FindingIndex
+from core.caseindex.matching import is_cjk, normalise
 from core.agents.templates import PHRASES, phrase
 from core.case import Item
 from core.views import ExaminerView

@@ -27,9 +27,9 @@ from functools import lru_cache
 
 from core.agents import questions, voice
 from core.agents.base import DeltaFn, Reply
-from core.agents.matching import cue_hit, is_cjk, make_entries, mentioned, normalise
-from core.agents.templates import (CUES, ONSET_FITS, PHRASES, cues, grammatical_sex, lang_key,
-                                   phrase)
+from core.caseindex.matching import cue_hit, is_cjk, make_entries, mentioned, normalise
+from core.agents.templates import ONSET_FITS, PHRASES, grammatical_sex, lang_key, phrase
+from core.caseindex.cues import CUES, cues
 from core.agents.vocab_symptoms import SYMPTOMS
 from core.case import HISTORY_KINDS, HistoryItem, Symptom
 from core.transcript import Role, Turn

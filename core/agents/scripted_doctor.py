@@ -6,8 +6,6 @@ orders a generic work-up by common test names plus tests suggested by keywords i
 objective and the answers, then commits to the diagnosis whose keywords best fit
 everything it heard (a small table written for bedside). Accuracy is modest by design.
 The seed only chooses among equivalent phrasings, so a seed fully fixes the transcript.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from __future__ import annotations
 import random
 
 from core.agents.base import DeltaFn, DoctorState, Reply
-from core.agents.matching import normalise
+from core.caseindex.matching import normalise
 from core.transcript import FinalReport, Role
 from core.views import DoctorView
 

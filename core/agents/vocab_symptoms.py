@@ -4,7 +4,7 @@ The retrieval patient adds every name of a concept to a stored symptom that is c
 one of them, so "Avez-vous mal à la tête ?" finds a stored "maux de tête", and an English
 question finds a Spanish "fiebre". Only whole stored names are tagged (never a word inside
 a longer name), and CJK names are at least two characters long. Format as in
-`core.agents.vocab_tests`: "|"-separated names per language.
+`core.caseindex.vocab_tests`: "|"-separated names per language.
 
 Must not import: anything but the standard library.
 """

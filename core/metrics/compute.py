@@ -11,9 +11,6 @@ A consultation whose case is a placeholder (the stand-in case of an imported tra
 the reason 'case record not available', and results count it apart from accuracy. Each
 stored value carries the case's content hash (`case_hash`), so importing the real case
 later makes the values stale and they are recomputed.
-
-Must not import: textual, rich, litellm (only through core.llm), or any other bedside
-package.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""How the LLM-based metrics call a model: an injected `complete` callable, or one built on
-`core.llm.LLMClient` from an `AgentSpec`. Also tolerant parsing of JSON-ish replies.
+"""How the LLM-based metrics call a model: through an injected `complete` callable (the
+caller builds one on a model, e.g. `core.agents.llm_agents.complete_from_spec`; tests pass
+plain functions), so no metric reaches a model client itself. Also tolerant parsing of
+JSON-ish replies.
 
 Model replies are untrusted text: they are parsed, never evaluated, and stored truncated.
-
-Must not import: textual, rich, litellm (only `core.llm` does), or any other bedside package.
 """
 
 from __future__ import annotations
@@ -13,12 +13,9 @@ import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.config import AgentSpec
-
-if TYPE_CHECKING:
-    from core.llm import LLMClient
 
 Messages = list[dict[str, str]]
 # `await complete(messages)` gives the reply text, or an object with `.text` (a core Reply).
@@ -36,22 +33,7 @@ class JudgeInfo:
 
 def spec_info(spec: AgentSpec) -> JudgeInfo:
     """The recordable description of a spec: model and sampling parameters, never a key."""
-    params = {k: getattr(spec, k) for k in ("temperature", "max_tokens", "seed", "api_base")
-              if getattr(spec, k) is not None}
-    return JudgeInfo(spec.model, params)
-
-
-def complete_from_spec(spec: AgentSpec, client: LLMClient | None = None) -> Complete:
-    """A `Complete` that calls `spec`'s model through `core.llm` (not streamed)."""
-    from core.llm import LLMClient  # deferred: keeps litellm off import paths
-
-    llm = client or LLMClient()
-    quiet = spec.model_copy(update={"stream": False})
-
-    async def complete(messages: Messages) -> Any:
-        return await llm.complete(quiet, messages)
-
-    return complete
+    return JudgeInfo(spec.model, spec.params())
 
 
 async def call_text(complete: Complete, messages: Messages) -> tuple[str, Any]:

@@ -4,9 +4,6 @@ examiner's results or a moderator's verdict — rates 1–10 its confidence in t
 (pr_confidence), its willingness to follow the therapy (pr_compliance) and to consult this
 doctor again (pr_consult_again). The reply is parsed tolerantly (JSON, fenced JSON,
 'confidence: 7/10' lines); a missing or out-of-range rating gives None with a reason.
-
-Must not import: textual, rich, litellm (only through core.llm), or any other bedside
-package.
 """
 
 from __future__ import annotations
@@ -19,7 +16,8 @@ from core.errors import ModelError
 from core.metrics.base import Metrics, defined, undefined
 from core.metrics.llmcall import (RAW_KEEP, Complete, JudgeInfo, call_text, key_values,
                                   norm_key, parse_json_object)
-from core.metrics.prompts import PATIENT_RATING
+from core.prompts import PATIENT_RATING
+from core.prompts.render import render_profile
 from core.transcript import Role, Transcript
 from core.views import patient_view
 
@@ -45,8 +43,6 @@ def dialogue_text(transcript: Transcript) -> str:
 
 def rating_messages(case: Case, transcript: Transcript) -> list[dict[str, str]]:
     """The rating patient's single user message, built from the patient's view only."""
-    from core.agents.llm_agents import render_profile
-
     text = PATIENT_RATING.format(profile=render_profile(patient_view(case)),
                                  dialogue=dialogue_text(transcript) or "(no dialogue)")
     return [{"role": "user", "content": text}]

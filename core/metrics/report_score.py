@@ -3,9 +3,6 @@ against the case record, A–D (4–1) per part; the consultation's score is the
 mapped to 0–100 as (mean − 1) / 3 × 100 (all D → 0, all A → 100). Pooled scores get a
 seeded percentile-bootstrap interval. The rubric text is ours (`prompts.REPORT_RUBRIC`);
 the judge's model, parameters and prompt hash are stored with every score.
-
-Must not import: textual, rich, litellm (only through core.llm), or any other bedside
-package.
 """
 
 from __future__ import annotations
@@ -20,7 +17,7 @@ from core.metrics.base import MetricValue, defined, undefined
 from core.metrics.llmcall import (RAW_KEEP, Complete, JudgeInfo, call_text, key_values,
                                   norm_key, parse_json_object)
 from core.metrics.names import NO_REPORT
-from core.metrics.prompts import REPORT_JUDGE, REPORT_RUBRIC
+from core.prompts import REPORT_JUDGE, REPORT_RUBRIC
 from core.metrics.stats import bootstrap_interval
 from core.transcript import Role, Transcript
 

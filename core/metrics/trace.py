@@ -6,19 +6,17 @@ examination and test items at any level of the tree and credited to their top-le
 ('haemoglobin' obtains 'Complete blood count'). Examinations count only when requested
 (`REQUEST TEST: abdominal examination`), as the protocol asks, never from a question that
 merely names a body part. The patient's own opening words do not count: only what the
-doctor reached. Matching reuses `core.agents.matching`, so the metrics agree with what the
+doctor reached. Matching reuses `core.caseindex.matching`, so the metrics agree with what the
 retrieval patient and examiner would have answered.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from core.agents.finder import FindingIndex
-from core.agents.matching import cue_hit, make_entries, mentioned, normalise
-from core.agents.templates import cues
+from core.caseindex.finder import FindingIndex
+from core.caseindex.matching import cue_hit, make_entries, mentioned, normalise
+from core.caseindex.cues import cues
 from core.case import Case, InquiryStep
 from core.transcript import Role, Transcript, Turn
 
@@ -145,7 +143,8 @@ def _orders(trace: Trace, m: _Matchers, turn: Turn, at: int) -> None:
                                   if not isinstance(x, str) and id(x) in m.root_key))
         for key in keys:
             trace.reach(key, at)
-        trace.orders.extend((name, key) for key in keys or [None])
+        targets: list[str | None] = [*keys] if keys else [None]  # None: not in the case
+        trace.orders.extend((name, key) for key in targets)
 
 
 def step_key(step: InquiryStep, items: dict[str, CaseItem]) -> str | None:

@@ -1,4 +1,6 @@
-"""Versioned prompts of the LLM agents, and the fingerprints of the model-free agents.
+"""Every prompt in one place: the versioned prompts of the LLM agents and of the LLM-based
+metrics (`metric_texts`: report judge, rating patient, one-step doctor), how a view is
+rendered into a prompt (`render`), and the fingerprints of the model-free agents.
 
 Every consultation stores `hashes_for(roles)`: the sha256 of each prompt a model-played role
 uses, and for a role played without a model (retrieval patient or examiner, scripted doctor,
@@ -6,8 +8,7 @@ exact moderator) the sha256 of the tables that decide its behaviour — template
 vocabulary, thresholds and version — so that a change to any of them shows in the record.
 Old prompt versions stay registered, so stored hashes of earlier runs still resolve.
 
-Must not import: textual, rich, litellm, or any other bedside package (core.agents is
-imported lazily, only to fingerprint the model-free agents).
+core.agents is imported lazily (by name), only to fingerprint the model-free agents.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import texts
+from core.prompts import metric_texts, texts
 
 
 @dataclass(frozen=True)
@@ -52,8 +53,17 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("moderator/v1", texts.MODERATOR),
         Prompt("moderator-question/v1", texts.MODERATOR_QUESTION),
         Prompt("report/v1", texts.REPORT),
+        Prompt("metric-report-judge/v1", metric_texts.REPORT_JUDGE),
+        Prompt("metric-patient-rating/v1", metric_texts.PATIENT_RATING),
+        Prompt("metric-one-step-doctor/v1", metric_texts.ONE_STEP_DOCTOR),
     )
 }
+# The metric prompts (and the one-step doctor's), by name; the judge's rubric is part of
+# what its grades depend on, so its hash covers template and rubric (report_score).
+REPORT_JUDGE = PROMPTS["metric-report-judge/v1"]
+PATIENT_RATING = PROMPTS["metric-patient-rating/v1"]
+ONE_STEP_DOCTOR = PROMPTS["metric-one-step-doctor/v1"]
+REPORT_RUBRIC = metric_texts.REPORT_RUBRIC
 
 # Which prompts each role uses when played by a model (the current versions).
 ROLE_PROMPTS: dict[str, tuple[str, ...]] = {

@@ -2,6 +2,9 @@
 
 The engine calls `emit` on the app's event loop; the live screen polls `version` with
 `set_interval` and re-renders only when it changed (so fast token streams are batched).
+Status and totals are the consultation's state (`core.consultation_state.apply`, the
+reducer the store's recorder uses too); the registry adds what only a live view needs: the
+completed turns and the text streaming in.
 
 Must not import: textual, db, core.engine, litellm.
 """
@@ -9,30 +12,82 @@ Must not import: textual, db, core.engine, litellm.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
-from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted, Event,
-                         TestRequested, TokenDelta, TurnCompleted, TurnStarted)
+from typing import Any
+
+from core.consultation_state import ConsultationState, apply
+from core.events import Event, TokenDelta, TurnCompleted, TurnStarted
 from core.transcript import Turn
 
 
-@dataclass
+@dataclass(init=False)
 class LiveItem:
-    """One consultation started in this app."""
+    """One consultation started in this app: its state, turns and streaming text."""
 
     consultation_id: str
     case_id: str
-    doctor: str
-    run_id: str | None = None
-    status: str = "queued"
-    doctor_turn: int = 0
-    tokens: int = 0
-    cost: float = 0.0
-    turns: list[Turn] = field(default_factory=list)
-    stream_role: str | None = None
-    stream_text: str = ""
-    cancel_event: asyncio.Event = field(default_factory=asyncio.Event)
-    task: asyncio.Task[None] | None = None
+    doctor: str  # as the live table shows it (e.g. 'model [one-step]')
+    state: ConsultationState
+    turns: list[Turn]
+    stream_role: str | None
+    stream_text: str
+    cancel_event: asyncio.Event
+    task: asyncio.Task[None] | None
+
+    def __init__(self, consultation_id: str, case_id: str, doctor: str,
+                 run_id: str | None = None) -> None:
+        self.consultation_id, self.case_id, self.doctor = consultation_id, case_id, doctor
+        self.state = ConsultationState(consultation_id=consultation_id, case_id=case_id,
+                                       run_id=run_id, doctor=doctor)  # queued
+        self.turns = []
+        self.stream_role, self.stream_text = None, ""
+        self.cancel_event = asyncio.Event()
+        self.task = None
+
+    def _set(self, **values: Any) -> None:
+        self.state = self.state.model_copy(update=values)
+
+    @property
+    def run_id(self) -> str | None:
+        """The run it belongs to."""
+        return self.state.run_id
+
+    @property
+    def status(self) -> str:
+        """queued, running, finished, failed or cancelled."""
+        return self.state.status
+
+    @status.setter
+    def status(self, value: str) -> None:
+        self._set(status=value)
+
+    @property
+    def doctor_turn(self) -> int:
+        """Doctor turns used so far."""
+        return self.state.doctor_turns
+
+    @doctor_turn.setter
+    def doctor_turn(self, value: int) -> None:
+        self._set(doctor_turns=value)
+
+    @property
+    def tokens(self) -> int:
+        """Tokens sent and received so far."""
+        return self.state.tokens
+
+    @tokens.setter
+    def tokens(self, value: int) -> None:
+        self._set(prompt_tokens=value, completion_tokens=0)
+
+    @property
+    def cost(self) -> float:
+        """Cost so far."""
+        return self.state.cost_usd
+
+    @cost.setter
+    def cost(self, value: float) -> None:
+        self._set(cost_usd=value)
 
 
 class LiveRegistry:
@@ -54,29 +109,15 @@ class LiveRegistry:
         if item is None:
             return
         self.version += 1
-        if isinstance(event, ConsultationStarted):
-            item.status = "running"
-        elif isinstance(event, TurnStarted):
+        item.state = apply(item.state, event) or item.state
+        if isinstance(event, TurnStarted):
             item.stream_role, item.stream_text = str(event.role), ""
         elif isinstance(event, TokenDelta):
             item.stream_role = str(event.role)
             item.stream_text += event.text
         elif isinstance(event, TurnCompleted):
-            self._completed(item, event.turn)
-        elif isinstance(event, TestRequested):
-            pass
-        elif isinstance(event, ConsultationFinished):
-            item.status = "finished"
-        elif isinstance(event, ConsultationFailed):
-            item.status = "cancelled" if str(event.end_reason) == "cancelled" else "failed"
-
-    @staticmethod
-    def _completed(item: LiveItem, turn: Turn) -> None:
-        item.turns.append(turn)
-        item.stream_role, item.stream_text = None, ""
-        item.doctor_turn = max(item.doctor_turn, turn.doctor_turn or 0)
-        item.tokens += turn.usage.prompt_tokens + turn.usage.completion_tokens
-        item.cost += turn.usage.cost_usd
+            item.turns.append(event.turn)
+            item.stream_role, item.stream_text = None, ""
 
     def active(self) -> list[LiveItem]:
         """Items queued or running that nobody has asked to stop yet."""

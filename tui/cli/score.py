@@ -84,7 +84,8 @@ def score(args: argparse.Namespace) -> int:
     """Score the run; exit 0, or 1 when some consultation failed (the rest are stored)."""
     _check(args)
     from core.llm import LLMClient
-    from core.metrics.llmcall import complete_from_spec, spec_info
+    from core.agents.llm_agents import complete_from_spec
+    from core.metrics.llmcall import spec_info
     from db.connection import open_db
     from db.metrics import compute_llm
     from db.runs import get_run

@@ -6,7 +6,7 @@ modality word ("ultrasound", "ecografía", "超声") or an examination word ("ex
 `us:abdomen` or `exam:abdomen`. Regions form a small hierarchy (`PARENTS`), so a request
 for an abdominal ultrasound finds a stored renal ultrasound and the other way round.
 Explicit concepts cover what composition cannot (CXR, echo, CTPA, vital signs). Format as
-in `core.agents.vocab_tests`: "|"-separated names per language, "!name" for one language.
+in `core.caseindex.vocab_tests`: "|"-separated names per language, "!name" for one language.
 
 Must not import: anything but the standard library.
 """

@@ -2,7 +2,7 @@
 
 Each concept maps a language (en, es, fr, de, zh) to the names a doctor may use for it,
 separated by "|". A request in any language finds a stored item in any language because
-both are tagged with the same concept (`core.agents.concepts`). A name written "!name"
+both are tagged with the same concept (`core.caseindex.concepts`). A name written "!name"
 counts only in cases of that language: abbreviations that mean something else elsewhere
 (Spanish "PCR" is C-reactive protein, in English a polymerase chain reaction).
 

@@ -3,7 +3,7 @@
 `FindingIndex.lookup(name)` tries, in order:
 1. the exact stored name or synonym (a node's own name beats another node's synonym);
 2. a whole-examination request ("physical examination") → every examination root;
-3. concepts from the multilingual vocabulary (`core.agents.concepts`): a named group
+3. concepts from the multilingual vocabulary (`core.caseindex.concepts`): a named group
    ("bloods" → the routine panel, with "normal" lines for the members not stored), a
    generic modality ("ultrasound", "CT", "超声" → every stored item of that modality), or
    specific tags ("abdominal exam", "uric acid", "leg ultrasound") → the best stored item
@@ -23,11 +23,11 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from core.agents import concepts
-from core.agents import vocab_tests as vt
-from core.agents.concepts import Tags, relation
-from core.agents.matching import best_for_name, contains, is_cjk, make_entries, normalise
-from core.agents.vocab_imaging import WHOLE_EXAM
+from core.caseindex import concepts
+from core.caseindex import vocab_tests as vt
+from core.caseindex.concepts import Tags, relation
+from core.caseindex.matching import best_for_name, contains, is_cjk, make_entries, normalise
+from core.caseindex.vocab_imaging import WHOLE_EXAM
 from core.case import Item
 
 # One word never names a test on its own, even when only one stored name contains it.
@@ -114,8 +114,9 @@ class FindingIndex:
         return []
 
     def _exact(self, key: str) -> Node | None:
-        own = [n for n in self.nodes if n.name == key]
-        return (own or [n for n in self.nodes if key in n.terms] or [None])[0]
+        found = [n for n in self.nodes if n.name == key] or [
+            n for n in self.nodes if key in n.terms]
+        return found[0] if found else None
 
     def _by_concept(self, key: str, tags: Tags) -> list[Line]:
         out: list[Line] = []
@@ -150,7 +151,7 @@ class FindingIndex:
         for n in self.nodes:
             if exam_only and n.kind != "exam":
                 continue
-            rel = max((relation(want, have) for have in n.tags), default=0)
+            rel: float = max((relation(want, have) for have in n.tags), default=0)
             if not rel and concepts.family(want) in n.generic and not any(
                     concepts.family(h) == concepts.family(want) for h in n.tags):
                 rel = 0.5  # a stored "ultrasound" of no stated region may be the one asked

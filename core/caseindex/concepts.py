@@ -16,9 +16,9 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.agents import vocab_imaging as vi
-from core.agents import vocab_tests as vt
-from core.agents.matching import is_cjk, normalise
+from core.caseindex import vocab_imaging as vi
+from core.caseindex import vocab_tests as vt
+from core.caseindex.matching import is_cjk, normalise
 
 Hit = tuple[str, str]  # (kind, id): kind is concept | modality | region | exam | group
 _LANGS = ("en", "es", "fr", "de", "zh")

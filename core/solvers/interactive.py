@@ -1,0 +1,86 @@
+"""AgentClinic's consultation as a solver: the doctor asks, orders tests and diagnoses.
+
+Each doctor turn is one question (answered by the patient) or one test request (answered
+by the examiner), until `DIAGNOSIS READY:` or the end of the budget (the last turn is
+announced to the doctor); then, if the configuration asks for it, the doctor's structured
+final report. `consult` is the loop on its own, so a strategy that plays several doctors
+(or wraps one) can reuse it with its own cast.
+"""
+
+from __future__ import annotations
+
+import time
+
+from core.agents.factory import Cast
+from core.events import TestRequested
+from core.protocol import parse_doctor_message
+from core.solvers.base import BaseSolver, Solution
+from core.solvers.context import SolverContext
+from core.transcript import Role, utc_now
+
+INTERACTIVE = "interactive"
+_KINDS = {"question": "question", "test_request": "test_request", "diagnosis": "diagnosis"}
+_ADDRESSEES = {"question": Role.PATIENT, "test_request": Role.EXAMINER}
+
+
+class InteractiveSolver(BaseSolver):
+    """The configured doctor against the configured patient and examiner."""
+
+    name = INTERACTIVE
+
+    async def solve(self, ctx: SolverContext) -> Solution:
+        """Build the agents, then play the consultation."""
+        return await consult(ctx, ctx.cast())
+
+
+async def consult(ctx: SolverContext, cast: Cast) -> Solution:
+    """The doctor's turns until a diagnosis or the end of the budget, then the report."""
+    solution = Solution()
+    for dt in range(1, ctx.max_turns + 1):
+        ctx.check_cancelled()
+        diagnosis = await doctor_turn(ctx, cast, dt, solution)
+        if diagnosis is not None:
+            solution.diagnosis = diagnosis
+            break
+    ctx.record(solution)
+    if ctx.config.final_report and solution.diagnosis is not None:
+        state = ctx.doctor_state(ctx.doctor_turns)
+        reply = await ctx.speak(Role.DOCTOR, "report", lambda d: cast.doctor.report(state, d))
+        solution.report = reply.report or solution.report
+        ctx.record(solution)
+    return solution
+
+
+async def doctor_turn(ctx: SolverContext, cast: Cast, dt: int,
+                      solution: Solution) -> str | None:
+    """One doctor turn and its answer; the diagnosis if the doctor committed to one (a
+    report that comes with it, e.g. a physician's diagnosis form, goes to `solution`)."""
+    ctx.doctor_turns = dt
+    state = ctx.doctor_state(dt)
+    index = ctx.start_turn(Role.DOCTOR, dt)
+    started = (utc_now(), time.perf_counter())
+    reply = await ctx.guard(cast.doctor.act(state, ctx.delta(index, Role.DOCTOR)))
+    action = parse_doctor_message(reply.text)
+    ctx.reply_turn(index, Role.DOCTOR, reply, kind=_KINDS[action.kind], started=started,
+                   addressee=_ADDRESSEES.get(action.kind), doctor_turn=dt, tests=action.tests,
+                   meta={"last_turn": True} if state.is_last else None)
+    if action.kind == "diagnosis":
+        if reply.report is not None:
+            solution.report = reply.report
+        return action.diagnosis or ""
+    if action.kind == "test_request":
+        await examiner_turn(ctx, cast, dt, action.tests, reply.text)
+    else:
+        await ctx.speak(Role.PATIENT, "answer",
+                        lambda d: cast.patient.answer(reply.text, ctx.turns[:-1], d),
+                        addressee=Role.DOCTOR, doctor_turn=dt)
+    return None
+
+
+async def examiner_turn(ctx: SolverContext, cast: Cast, dt: int, tests: list[str],
+                        message: str) -> None:
+    """Announce the request and let the examiner answer it."""
+    ctx.emit(TestRequested(consultation_id=ctx.cid, tests=tests, doctor_turn=dt))
+    await ctx.speak(Role.EXAMINER, "result",
+                    lambda d: cast.examiner.examine(tests, message, d),
+                    addressee=Role.DOCTOR, doctor_turn=dt, tests=tests)
