@@ -164,9 +164,14 @@ class FindingIndex:
         want = tags.specific | {f"{m}:*" for m in tags.generic}
         candidates = [e.payload for e in [best_for_name(key, self.entries)] if e]
         candidates += [n for n in (self._one_word(key), self._cjk_fragment(key)) if n]
+        wants_exam = {concepts.family(t) in _EXAM_FAMILIES for t in want}
         for node in candidates:
             have = node.tags | {f"{m}:*" for m in node.generic}
             if want and concepts.conflicts(frozenset(want), frozenset(have)):
+                continue
+            # A CT of the abdomen is not the abdominal examination, nor the other way round:
+            # a word shared by the names ("abdomen") must not cross that line.
+            if wants_exam and (node.kind == "exam") not in wants_exam:
                 continue
             return node
         return None
