@@ -47,16 +47,20 @@ pain pains painful hurt hurts hurting ache aches aching sore problem problems tr
 issue issues symptom symptoms sign signs kind sort type bit little lot bad worse better
 right left side like way time times day days week weeks thing things doctor okay ok well
 describe anywhere somewhere else other another been had can could would please
+one two three four five six seven eight nine ten zero hundred scale
+try tried trying ask asking talk talking discuss question questions change changed changes
+make makes made
 que de la el los las un una unos unas y o en con por para su sus usted le lo me mi mis se
+al del esto eso esta este
 tiene ha has he hay algo alguna alguno algun ningun nada mas muy tambien cuando como donde
 dolor duele molestia molestias sintoma sintomas nota siente sentido puede podria ha
 le la les des du un une et ou en avec pour par sur dans vous votre vos je mon ma mes il
 elle est avez etes a ai quelque chose pas plus tres aussi mal douleur douleurs ressentez
-sentez remarque pouvez pourriez
+sentez remarque pouvez pourriez au aux ce cet cette ceci
 der die das den dem des ein eine einen einem und oder in mit fur auf bei von zu sie ihr
 ihre ihnen ich mein meine es ist sind haben hatten hat etwas kein keine nicht auch sehr
 noch schmerz schmerzen tut weh gefuhl beschwerden bemerkt konnen konnten mochten wurden
-mussen bitte mal genau einmal uns zu
+mussen bitte mal genau einmal uns zu zum zur vom im am beim dies diese dieser
 """.split())
 _ZH_STOP = ("您好", "请问", "您", "你", "我", "有没有", "是不是", "没有", "有", "吗", "呢", "吧",
             "的", "了", "是", "不", "会", "过", "还", "最近", "现在", "觉得", "感觉", "这个",
@@ -114,13 +118,18 @@ def found_in(word: str, text: str) -> bool:
     padded = f" {text} "
     stem = _stem(word)
     if len(stem) <= 3:  # too short to be a safe prefix: "tired" must not find "tiritona"
-        return f" {word} " in padded or f" {word}s " in padded
+        return any(f" {stem}{end} " in padded for end in _ENDINGS) or f" {word} " in padded
     return f" {stem}" in padded
 
 
+# Inflections a short stem may take ("wake" finds "waking", "cry" finds "crying").
+_ENDINGS = ("", "e", "s", "es", "ed", "ing", "er", "y", "ies", "ied")
+
+
 def _stem(word: str) -> str:
-    """The word less one inflection ("breathe" → "breath", "legs" → "leg")."""
-    for suffix in ("ing", "ed", "es", "s", "e"):
+    """The word less one inflection ("breathe" → "breath", "legs" → "leg", "diabetic" →
+    "diabet")."""
+    for suffix in ("ically", "ical", "ing", "ed", "es", "ic", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
             return word[: -len(suffix)]
     return word

@@ -4,16 +4,24 @@ A doctor's sentence is mapped to categories and then to items of the PatientView
 is the stored text in a patient-voice template of the case's language (`templates`, `voice`),
 at most three parts. It is deterministic and has no diagnosis or results to reveal: its view
 holds neither. The order of reading a question:
-1. probes for the diagnosis or test results → "I don't know" / "nobody told me";
-2. the complaint ("what brings you in", "哪里不舒服"), demographics, symptoms it names (by
-   name, synonym, a multilingual symptom vocabulary, or one word that fits one symptom),
-   history (family questions go to family history only), other symptoms;
-3. facets (onset, duration, character) of the symptom under discussion — only when the
+1. a request to examine ("Can I examine your chest?") → consent: the findings are the
+   examiner's to report (`core.agents.intents`);
+2. probes for the diagnosis or test results → "I don't know" / "nobody told me";
+3. questions about earlier episodes ("… like this before?") → the history and the entries
+   named as earlier episodes, never the present episode; "No, this is the first time" when
+   the record knows of none (`core.agents.patient_record`, `core.agents.episodes`);
+4. the complaint ("what brings you in", "哪里不舒服", and open questions about the problem:
+   "What's wrong with your leg?"), demographics, symptoms it names (by
+   name, synonym, a multilingual symptom vocabulary, or the words that fit one symptom
+   best), history (family questions go to family history only; a longer item narrowed to
+   the sentences that answer; placeholders such as "Information not provided" never read
+   out), other symptoms;
+5. facets (onset, duration, character) of the symptom under discussion — only when the
    question names nothing else ("When did it start?" yes, "Do you feel dizzy?" no);
-4. the patient's own story (symptom details, history of present illness, history) searched
+6. the patient's own story (symptom details, history of present illness, history) searched
    for the question's content words ("Any pain in your shoulder?" → radiation to the
    shoulder blade) before anything is denied;
-5. otherwise a yes/no question is denied, a wh-question gets "nothing unusual that I know
+7. otherwise a yes/no question is denied, a wh-question gets "nothing unusual that I know
    of", anything else "could you ask another way?".
 
 Must not import: textual, rich, litellm, or any other bedside package.
@@ -23,51 +31,28 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from functools import lru_cache
 
-from core.agents import questions, voice
+from core.agents import episodes, intents, questions, voice
 from core.agents.base import DeltaFn, Reply
-from core.agents.matching import cue_hit, is_cjk, make_entries, mentioned, normalise
+from core.agents.matching import (contains, cue_hit, is_cjk, make_entries, mentioned,
+                                   normalise)
+from core.agents.patient_record import FACETS, MAX_PARTS, RecordAnswers, symptom_terms
 from core.agents.templates import (CUES, ONSET_FITS, PHRASES, cues, grammatical_sex, lang_key,
                                    phrase)
-from core.agents.vocab_symptoms import SYMPTOMS
-from core.case import HISTORY_KINDS, HistoryItem, Symptom
+from core.agents.vocab_symptoms import SYMPTOMS, WORD_EQUIVALENTS
+from core.case import HISTORY_KINDS, Symptom
 from core.transcript import Role, Turn
 from core.views import PatientView
 
-VERSION = "retrieval-patient/2"
-MAX_PARTS = 3  # the patient answers in 1-3 parts
-FACETS = ("onset", "duration", "character")
+VERSION = "retrieval-patient/3"
 _GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results")
 _PAIN_WORDS = frozenset("pain pains painful hurt hurts hurting ache aches aching sore dolor "
                         "duele douleur douleurs mal schmerz schmerzen weh".split())
 _PAIN_CJK = ("痛", "疼")
-_DENIAL = re.compile(r"^(no|not|never|none|nothing|neither|sin|ningun|ninguna|nunca|nada|"
-                     r"non|pas|aucun|aucune|rien|jamais|kein|keine|nicht|nie|nein)\b|^[没不无未]",
-                     re.IGNORECASE)
+_DENIAL = intents.DENIAL_TEXT
 
 
-@lru_cache(maxsize=1)
-def _symptom_index() -> dict[str, tuple[str, ...]]:
-    """Normalised symptom name → every name of its vocabulary concept(s)."""
-    index: dict[str, list[str]] = {}
-    for concept in SYMPTOMS.values():
-        words = [w for text in concept.values() for w in text.split("|")]
-        for w in words:
-            index.setdefault(normalise(w), []).extend(words)
-    return {k: tuple(dict.fromkeys(v)) for k, v in index.items()}
-
-
-def symptom_terms(s: Symptom) -> list[str]:
-    """A symptom's names plus every name of the vocabulary concepts it is called by."""
-    names = [s.name, *s.synonyms]
-    index = _symptom_index()
-    for key in [normalise(n) for n in names]:
-        names.extend(index.get(key, ()))
-    return list(dict.fromkeys(names))
-
-
-class RetrievalPatient:
+class RetrievalPatient(RecordAnswers):
     """Deterministic patient built from a PatientView."""
 
     label = "retrieval"
@@ -103,6 +88,9 @@ class RetrievalPatient:
         q = normalise(question)
         if not q:
             return self._complaint()
+        if intents.is_exam_request(question):
+            # The patient consents; what the examination finds is the examiner's to report.
+            return phrase(self.lang, "consent", about=self.about)
         # Probes for the diagnosis or results, unless the question is plainly about history
         # ("家里人有什么病吗" asks about the family, not the diagnosis).
         if not any(cue_hit(q, c) for c in self.kind_cues.values()):
@@ -110,7 +98,10 @@ class RetrievalPatient:
                 return phrase(self.lang, "no_diagnosis")
             if cue_hit(q, self.cue["results"]):
                 return phrase(self.lang, "no_results")
-        parts = self._direct(question, q)
+        past = intents.past_strength(question)
+        parts = self._earlier(question, q, past) if past else []
+        if not parts:
+            parts = self._direct(question, q)
         if not parts:
             parts = self._about_topic(question, q, turns) or self._search(question)
         if not parts:
@@ -140,30 +131,46 @@ class RetrievalPatient:
             parts.extend(self._facets(self.primary, rest))
         return parts
 
-    def named_symptoms(self, question: str) -> list[Symptom]:
+    def named_symptoms(self, question: str, ignore: frozenset[str] = frozenset()
+                       ) -> list[Symptom]:
         """Symptoms a question names: by term, or by its words when they fit one symptom
-        better than any other ("Does it hurt when you breathe in?" → pain on breathing)."""
+        better than any other ("Does it hurt when you breathe in?" → pain on breathing;
+        "Any weakness in your face?" → facial weakness, not leg weakness)."""
         found = [e.payload for e in mentioned(question, self.symptoms, limit=2)]
+        content = [w for w in questions.content_words(question) if w not in ignore]
+        scored = self._coverage(question, content)
         if found:
-            return found
-        content = questions.content_words(question)
-        pain = bool(set(normalise(question).split()) & _PAIN_WORDS) or any(
-            p in question for p in _PAIN_CJK)
-        scored: list[tuple[int, bool, Symptom]] = []
-        for e in self.symptoms:
-            text = " ".join(e.terms)
-            if not all(questions.found_in(w, text) for w in content):
-                continue
-            has_pain = bool(self.words[id(e.payload)] & _PAIN_WORDS) or any(
-                p in text for p in _PAIN_CJK)
-            score = len(content) + (1 if pain and has_pain else 0)
-            if score:
-                scored.append((score, e.payload.present, e.payload))
+            held = max((hits for hits, _, s in scored if s in found), default=0)
+            better = [s for hits, _, s in scored if hits > held and hits >= len(content)]
+            return better if len(better) == 1 else found
+        # Every word of a short question, two thirds of a long one.
+        need = len(content) if len(content) <= 2 else -(-2 * len(content) // 3)
+        scored = [x for x in scored if x[0] >= need > 0]
         if not scored:
             return []
         top = max(x[:2] for x in scored)
-        best = [s for score, present, s in scored if (score, present) == top]
+        best = [s for hits, present, s in scored if (hits, present) == top]
         return best if len(best) == 1 else []
+
+    def _coverage(self, question: str, content: list[str]) -> list[tuple[int, bool, Symptom]]:
+        """(content words found in its names, present, symptom), a pain question counting
+        one more for a symptom that is a pain."""
+        pain = bool(set(normalise(question).split()) & _PAIN_WORDS) or any(
+            p in question for p in _PAIN_CJK)
+        out = []
+        for e in self.symptoms:
+            # An absent symptom's description lists what is denied ("I've never had spells of
+            # feeling high, overactive or needing hardly any sleep"): its words count too.
+            text = " ".join([*e.terms, *([normalise(e.payload.description or "")]
+                                         if not e.payload.present else [])])
+            hits = sum(questions.found_in(w, text) or any(
+                contains(text, x) for x in WORD_EQUIVALENTS.get(w, ())) for w in content)
+            has_pain = bool(self.words[id(e.payload)] & _PAIN_WORDS) or any(
+                p in text for p in _PAIN_CJK)
+            if hits:
+                out.append((hits + (1 if pain and has_pain else 0), e.payload.present,
+                            e.payload))
+        return out
 
     @property
     def primary(self) -> Symptom | None:
@@ -208,22 +215,6 @@ class RetrievalPatient:
         return voice.onset(value, self.lang) if facet == "onset" else \
             voice.sentence(value, self.lang)
 
-    def _history(self, question: str, q: str, symptom_named: bool) -> list[str]:
-        found: list[HistoryItem] = [e.payload for e in mentioned(question, self.history_items)]
-        content = questions.content_words(question)
-        if content:  # "Do you smoke?" names the history item called "smoking"
-            found += [e.payload for e in self.history_items if e.payload not in found and all(
-                questions.found_in(w, " ".join(e.terms)) for w in content)]
-        kinds = {k for k, c in self.kind_cues.items() if cue_hit(q, c)}
-        kinds -= {h.kind for h in found}  # a named item answers for its kind
-        if "family" in kinds:  # "any illnesses in the family?" is family history only
-            kinds -= {"past_medical", "review_of_systems"}
-        if symptom_named:  # "any fever?" was answered by the symptom itself
-            kinds.discard("review_of_systems")
-        found += [h for h in self.profile.history if h.kind in kinds and h not in found]
-        return [phrase(self.lang, "history", self._voice(h.text, self.lang))
-                for h in found[:MAX_PARTS]]
-
     def _other_symptoms(self, named: list[Symptom]) -> str:
         names = [s.name for s in self.profile.secondary_symptoms if s.present and s not in named]
         if not names:
@@ -265,6 +256,11 @@ class RetrievalPatient:
         if not any(cue_hit(q, self.cue[f]) for f in FACETS):
             return []
         topic = self.topic(turns)
+        if _is_pain(question) and topic is not None and not _is_pain(" ".join(
+                self.words.get(id(topic), ()))):
+            # "How bad is the pain?" about a red leg means the leg pain.
+            topic = next((s for s in self.profile.symptoms() if s.present and _is_pain(
+                " ".join(self.words.get(id(s), ())))), topic)
         unmatched = [w for w in questions.content_words(question) if not self._cue_word(w)
                      and (topic is None or w not in self.words.get(id(topic), set()))]
         if unmatched or (topic is not None and not topic.present):
@@ -273,18 +269,6 @@ class RetrievalPatient:
             p = self.profile
             return [self._complaint()] if p.chief_complaint or p.opening else []
         return self._facets(topic, q) or self._told_about(topic)
-
-    def _told_about(self, s: Symptom) -> list[str]:
-        """What the story says about a symptom whose onset, duration or character is not
-        stored: its description, else the first sentence of the story that names it."""
-        if s.description:  # "Depuis quand ?" about a symptom told briefly
-            return [self._voice(s.description, self.lang)]
-        entry = next(e for e in self.symptoms if e.payload is s)
-        hpi = self.profile.history_of_present_illness or ""
-        for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
-            if part.strip() and any(t in normalise(part) for t in entry.terms):
-                return [self._voice(part.strip(), self.lang)]
-        return []
 
     def _cue_word(self, word: str) -> bool:
         if is_cjk(word):
@@ -301,45 +285,8 @@ class RetrievalPatient:
                 return named[0]
         return self.primary
 
-    # -- the patient's own story ----------------------------------------------------------
-    def _story(self) -> list[tuple[str, str]]:
-        """(searchable text, answer) pairs, most specific first."""
-        out: list[tuple[str, str]] = []
-        symptoms = sorted(self.profile.symptoms(), key=lambda s: not s.present)
-        for s in symptoms:
-            for facet in FACETS if s.present else ():
-                value = getattr(s, facet)
-                if value:
-                    out.append((value, self._facet(facet, value)))
-            if s.description:
-                answer = (self._voice(s.description, self.lang) if s.present
-                          else self._symptom(s, "")[0])
-                out.append((s.description, answer))
-        hpi = self.profile.history_of_present_illness or ""
-        for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
-            if part.strip():
-                out.append((part, self._voice(part.strip(), self.lang)))
-        out.extend((h.text, self._voice(h.text, self.lang))
-                   for h in self.profile.history)
-        return out
-
-    def _search(self, question: str) -> list[str]:
-        content = [w for w in questions.content_words(question)
-                   if not self._cue_word(w) and not (is_cjk(w) and len(w) < 2)]
-        if not content:
-            return []
-        best: tuple[int, int, str] | None = None
-        for order, (text, answer) in enumerate(self.story):
-            norm = normalise(text)
-            hits = sum(questions.found_in(w, norm) for w in content)
-            if hits and (best is None or (hits, -order) > (best[0], -best[1])):
-                best = (hits, order, answer)
-        # Every word of a short question, two thirds of a long one: "any blood in your
-        # stool?" is not answered by "high blood pressure".
-        needed = len(content) if len(content) <= 2 else -(-2 * len(content) // 3)
-        if best is None or best[0] < needed:
-            return []
-        return [best[2]]
+def _is_pain(text: str) -> bool:
+    return bool(set(normalise(text).split()) & _PAIN_WORDS) or any(p in text for p in _PAIN_CJK)
 
 
 def tables() -> dict[str, object]:
@@ -347,7 +294,9 @@ def tables() -> dict[str, object]:
     return {"version": VERSION, "max_parts": MAX_PARTS, "facets": FACETS, "cues": CUES,
             "phrases": PHRASES, "onset_fits": ONSET_FITS,
             "symptoms": SYMPTOMS, "stopwords": sorted(questions.STOPWORDS),
-            "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK}
+            "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK,
+            "intents": intents.table_fingerprint(), "episodes": episodes.table_fingerprint(),
+            "equivalents": WORD_EQUIVALENTS}
 
 
 def build(view: PatientView) -> RetrievalPatient:

@@ -19,6 +19,8 @@ from core.agents.templates import ONSET_FITS, lang_key, phrase
 
 _FIRST = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|myself|we|our)\b")
 _SUBJECT = re.compile(r"^(?:the patient|patient|he|she)(?:'s|’s)?\b", re.IGNORECASE)
+# Record shorthand with the patient left out: "Denies fever, cough." is the patient denying.
+_BARE_REPORT = re.compile(r"^(?:Denies|Reports|Endorses|Complains of)\b")
 _POSSESSIVE_START = re.compile(r"^(?:the patient's|the patient’s|his|her)\b", re.IGNORECASE)
 _ADVERBS = frozenset("also never still often usually sometimes only just already recently "
                      "occasionally rarely always currently now previously mostly generally "
@@ -128,6 +130,8 @@ def _clause(clause: str, patient: str | None) -> str:
     about someone else."""
     lead = len(clause) - len(clause.lstrip())
     body = clause.strip()
+    if _BARE_REPORT.match(body):
+        body = "Patient " + body[0].lower() + body[1:]
     subject = _SUBJECT.match(body)
     others = bool(_OTHERS.search(body))
     if subject and patient and _gender(subject.group(0)) not in (None, patient):
