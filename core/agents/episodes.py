@@ -45,7 +45,7 @@ _PAST_FILLER_ZH = ("以前", "之前", "过去", "这样", "这种", "类似", "
                    "发作", "样的")
 _PAST_KINDS = ("past_medical", "surgical")
 _EPISODE_NAME = re.compile(
-    r"\b(?:previous|prior|similar|recurrent|earlier|before|history|episodes|attacks|"
+    r"\b(?:previous|prior|similar|recurrent|earlier|history|episodes|attacks|"
     r"previo|previa|previos|anterior|anteriores|antes|precedent|precedents|anterieur|"
     r"anterieurs|fruher|fruhere|vorherige)\b")
 _EPISODE_NAME_ZH = ("史", "以前", "既往", "之前")
@@ -100,9 +100,15 @@ def score(text: str, topic: Topic) -> int:
     return 1 if any(found_in(w, norm) for w in words) else 0
 
 
-def sentences(text: str) -> list[str]:
-    """The sentences of stored text."""
-    return [s.strip() for s in re.split(r"(?<=[.!?。；;])\s*", text) if s.strip()]
+# A sentence ends at . ! ? followed by a space (not the point of "5.4 kg"), or at a Chinese
+# full stop; optionally at a semicolon too.
+_ENDS = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
+_ENDS_SEMI = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*")
+
+
+def sentences(text: str, semicolons: bool = True) -> list[str]:
+    """The sentences of stored text (clauses after semicolons too, unless told not)."""
+    return [s.strip() for s in (_ENDS_SEMI if semicolons else _ENDS).split(text) if s.strip()]
 
 
 def about_topic(text: str, topic: Topic) -> str:
@@ -126,19 +132,20 @@ def evidence(profile: PatientProfile, topic: Topic) -> list[str]:
         if hit and (topic.content and not topic.names or episode or h.kind in _PAST_KINDS
                     or intents.mentions_past(text)):
             found.append((hit + episode, len(found), text))
-    entries = [(s.description, [s.name, *s.synonyms]) for s in profile.symptoms()
+    entries = [(s.description, [s.name, *s.synonyms], s.present) for s in profile.symptoms()
                if s.description]
-    for text, names in entries:
+    for text, names, present in entries:
         if is_episode_name(names):
             # Named earlier episodes of what was asked, not of something sharing a word
-            # ("elevated mood episodes" are no earlier episode of low mood).
+            # ("elevated mood episodes" are no earlier episode of low mood); a record that
+            # there were some says more than one that there were none.
             hit = max([score(text, topic), *(score(n, topic) for n in names)])
             if hit == 2 or topic.general:
-                found.append((hit + 1, len(found), text))
+                found.append((hit + int(present), len(found), text))
     story = sentences(profile.history_of_present_illness or "")
     story += [s.description for s in profile.symptoms() if s.present and s.description]
     for sentence in story:
-        if intents.mentions_past(sentence) and score(sentence, topic):
+        if intents.mentions_past(sentence, strict=True) and score(sentence, topic):
             found.append((score(sentence, topic), len(found), sentence))
     return list(dict.fromkeys(text for _, _, text in sorted(found, key=lambda f: (-f[0], f[1]))))
 
@@ -191,4 +198,17 @@ def tells_medicine(text: str) -> bool:
 def table_fingerprint() -> list[object]:
     """Everything that decides these readings, for the reproducibility hash."""
     return [sorted(PAST_FILLER), _PAST_FILLER_ZH, _EPISODE_NAME.pattern, _EPISODE_NAME_ZH,
-            _PLACEHOLDER.pattern, _MEDICINE.pattern]
+            _PLACEHOLDER.pattern, _MEDICINE.pattern, _JOB.pattern]
+
+
+_JOB = re.compile(r"\b(?:works?|worked|working|job|employed|employment|occupation|profession|"
+                  r"retired|trabaja|trabajo|jubilado|jubilada|travaille|retraite|arbeitet|beruf|"
+                  r"rentner|rentnerin)\b")
+
+
+def job_sentences(profile: PatientProfile) -> list[str]:
+    """Sentences of the history that tell the patient's work ("Works in a construction
+    company."), for records that keep no occupation of their own."""
+    return [s for h in profile.history if h.kind in ("social", "other")
+            for s in sentences(h.text) if _JOB.search(normalise(s))
+            or any(j in s for j in ("工作", "职业", "退休"))][:1]

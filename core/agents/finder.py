@@ -123,8 +123,11 @@ class FindingIndex:
             out.extend(self._group(group))
         named = {concepts.family(t) for t in tags.specific}
         for modality in sorted(tags.generic - named):
-            out.extend(n.item for n in self.nodes
-                       if n.depth == 0 and modality in _modalities(n))
+            stored = [n for n in self.nodes if n.depth == 0 and modality in _modalities(n)]
+            # "CT angiogram" names one kind of CT: the stored one that says so, if any.
+            said = [n for n in stored if len(key.split()) > 1
+                    and any(contains(t, key) for t in n.terms)]
+            out.extend(n.item for n in said or stored)
         for want in sorted(tags.specific):
             best = self._best(key, want)
             if best is not None:

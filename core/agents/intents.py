@@ -39,11 +39,12 @@ _BODY = (r"chest|heart|lungs?|tummy|abdomen|belly|stomach|legs?|arms?|back|neck|
          r"knees?|joints?|mouth|tongue|glands?|breathing|ankles?|wrists?|hands?|fingers?|"
          r"spine|temples?|artery|arteries|testicles?|scrotum|groin|side|breasts?|pelvis|"
          r"shin|calf|calves|face|nose|teeth|gums|sats|oxygen|weight|heartbeat|walk|gait|"
-         r"walking|strength|sensation|balance")
+         r"walking|strength|sensation|balance|eyelids?|lids|hair|nails|lips|scalp|sinuses|"
+         r"lymph nodes|nodes|belly button|ribs|hips?|shoulders?|elbows?|muscles?")
 _EN = re.compile(
     r"\b(?:can|could|may|might|shall) i\b|\bso (?:that )?i can\b|\blet me\b|\blet s\b|"
     r"\bi (?:d|would) like to\b|"
-    r"\bi (?:m|am) going to\b|\bi (?:will|ll|want to|need to|must)\b|"
+    r"\bi (?:m|am) (?:just |now |only )?going to\b|\bi (?:will|ll|want to|need to|must)\b|"
     r"\b(?:do|would) you mind if i\b|\bis it (?:ok|okay|alright|all right) if i\b|"
     r"\b(?:allow me|permit me) to\b")
 _SKIP = r"(?:\s+(?!what|which|how|if|whether|when|why|who)\w+){0,3}?"
@@ -54,7 +55,8 @@ _EN_VERB = re.compile(
     r"\W*$)|\bexamine\b\W*$")
 _EN_BARE = re.compile(r"\b(?:examine|examin|auscultate|palpate)\w*\s+(?:you|him|her)\b")
 _ES = re.compile(
-    r"\b(?:puedo|podria|me permite|permitame|permite que|dejeme|deje que|voy a|vamos a|"
+    r"\b(?:puedo|podria|me permite|permitame|permite que|dejeme|deje que|me deja|me dejaria|"
+    r"le importa que|voy a|vamos a|"
     r"quisiera|quiero|necesito|le importa si|tengo que)\b.*\b(?:explor|examin|auscult|palp|"
     r"revis|mir|ver|vistazo|tom(?:ar|arle) (?:la tension|la presion|el pulso|la temperatura)|"
     r"toc|escuch|"
@@ -158,8 +160,23 @@ def asks_past(question: str) -> bool:
     return past_strength(question) is not None
 
 
-def mentions_past(text: str) -> bool:
-    """True if stored text speaks of earlier episodes (or of never having had them)."""
+# Markers that place a sentence of the story in an earlier episode, not earlier in this one
+# ("before that I needed two pillows" is this episode).
+_EARLIER_TEXT = re.compile(
+    r"\b(?:previous|previously|in the past|past (?:year|years|few years)|last year|years? ago|"
+    r"as a (?:child|kid|teenager)|attacks|episodes|anterior|anteriores|previo|previos|"
+    r"hace (?:\w+ )?anos|otras veces|auparavant|autrefois|il y a (?:\w+ )?ans|fruher|"
+    r"vor (?:\w+ )?jahren)\b")
+_EARLIER_TEXT_ZH = ("以前", "过去", "年前", "既往")
+
+
+def mentions_past(text: str, strict: bool = False) -> bool:
+    """True if stored text speaks of earlier episodes (or of never having had them).
+    `strict`: only markers that place it in an earlier episode (for sentences of the
+    story, where "before" and "never" are about this one)."""
+    if strict:
+        return any(m in text for m in _EARLIER_TEXT_ZH) or bool(
+            _EARLIER_TEXT.search(normalise(text)))
     if any(m in text for m in _PAST_TEXT_ZH):
         return True
     return bool(_PAST_TEXT.search(normalise(text)))
@@ -168,6 +185,6 @@ def mentions_past(text: str) -> bool:
 def table_fingerprint() -> list[object]:
     """Everything that decides these readings, for the reproducibility hash."""
     patterns = [_EN, _EN_VERB, _EN_BARE, _ES, _FR, _DE, _ZH, _EVER, *_PAST.values(), _BEFORE,
-                _PAST_TEXT, DENIAL_TEXT]
+                _PAST_TEXT, _EARLIER_TEXT, DENIAL_TEXT]
     return [[p.pattern for p in [*patterns, _FIRST_TIME]], sorted(_BEFORE_WITHIN), _PAST_ZH,
-            _EVER_ZH, _PAST_TEXT_ZH]
+            _EVER_ZH, _PAST_TEXT_ZH, _EARLIER_TEXT_ZH]

@@ -41,10 +41,12 @@ def _symptom_index() -> dict[str, tuple[str, ...]]:
 
 
 def symptom_terms(s: Symptom) -> list[str]:
-    """A symptom's names plus every name of the vocabulary concepts it is called by."""
+    """A symptom's names plus every name of the vocabulary concepts it is called by, also
+    by one part of a listing name ("Fatigue, flank pain, and fever" is called "fever")."""
     names = [s.name, *s.synonyms]
     index = _symptom_index()
-    for key in [normalise(n) for n in names]:
+    parts = [p for n in names for p in re.split(r",|;|\band\b|\bwith\b|、|，", n) if p.strip()]
+    for key in dict.fromkeys(normalise(n) for n in [*names, *parts]):
         names.extend(index.get(key, ()))
     return list(dict.fromkeys(names))
 
@@ -107,10 +109,14 @@ class RecordAnswers:
         if symptom_named:  # "any fever?" was answered by the symptom itself
             kinds.discard("review_of_systems")
         of_kind = [h for h in items if h.kind in kinds and h not in found]
-        if content and of_kind and not any(_tells(content, h.text) for h in of_kind):
+        words = [w for w in content if w not in _FOCUS_STOP and w not in _KIND_NAMES]
+        if words and of_kind and kinds <= _MANY_TOPICS and not any(
+                _tells(words, h.text) for h in of_kind):
             # The question's words are in another item ("Any travel recently?" → "Denies
-            # fever, cough, or recent travel."): that one answers, not the whole kind.
-            told = [h for h in items if h not in found and _tells(content, h.text)]
+            # fever, cough, or recent travel."): that one answers, not the whole kind; never
+            # someone else's history for the patient's.
+            told = [h for h in items if h not in found and _tells(words, h.text)
+                    and (h.kind != "family" or "family" in kinds)]
             of_kind = told or of_kind
         found += of_kind
         texts = [_focus(h.text, self._focus_words(content, h.kind)) for h in found]
@@ -135,7 +141,7 @@ class RecordAnswers:
             return [self._voice(s.description, self.lang)]
         entry = next(e for e in self.symptoms if e.payload is s)
         hpi = self.profile.history_of_present_illness or ""
-        for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
+        for part in episodes.sentences(hpi):
             if part.strip() and any(t in normalise(part) for t in entry.terms):
                 return [self._voice(part.strip(), self.lang)]
         return []
@@ -155,7 +161,7 @@ class RecordAnswers:
                           else self._symptom(s, "")[0])
                 out.append((s.description, answer))
         hpi = self.profile.history_of_present_illness or ""
-        for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
+        for part in episodes.sentences(hpi):
             if part.strip():
                 out.append((part, self._voice(part.strip(), self.lang)))
         # Family history is someone else's: only a question about the family reaches it.
@@ -182,6 +188,18 @@ class RecordAnswers:
         return [_focus(best[2], content)]
 
 
+# Words that name a kind of history rather than something in it ("What medicines are you
+# on?" is not answered by "No allergies to medicines").
+_KIND_NAMES = frozenset("""medication medications medicine medicines drug drugs pill pills tablet
+tablets prescription prescriptions allergy allergies allergic family social surgery
+surgeries operation operations history medical illness illnesses condition conditions disease
+diseases health medicamento medicamentos medicina medicinas pastilla pastillas alergia
+alergias familia operacion medicament medicaments traitement allergie allergies famille
+medikament medikamente tabletten allergien familie""".split())
+# Kinds of history that hold many topics: a question about one of them may be answered by
+# another item ("Any travel recently?" by the review of systems); a question about a focused
+# kind (allergies, medicines) is answered by that kind, whatever its words.
+_MANY_TOPICS = frozenset({"social", "review_of_systems", "other"})
 # Verbs that do not say which part of a history answers ("Have you been taking …").
 
 
@@ -198,6 +216,6 @@ def _tells(content: list[str], text: str) -> bool:
 def _focus(text: str, content: list[str]) -> str:
     """The sentences of a longer history text that hold the question's words ("Do you
     smoke?" → the smoking sentence), or all of it when none does."""
-    parts = [p.strip() for p in re.split(r"(?<=[.!?。])\s*", text) if p.strip()]
+    parts = episodes.sentences(text, semicolons=False)
     picked = [p for p in parts if any(questions.found_in(w, normalise(p)) for w in content)]
     return " ".join(picked) if picked and len(picked) < len(parts) else text

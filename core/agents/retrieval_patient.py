@@ -29,12 +29,11 @@ Must not import: textual, rich, litellm, or any other bedside package.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from core.agents import episodes, intents, questions, voice
 from core.agents.base import DeltaFn, Reply
-from core.agents.matching import (contains, cue_hit, is_cjk, make_entries, mentioned,
+from core.agents.matching import (cue_hit, is_cjk, make_entries, mentioned,
                                    normalise)
 from core.agents.patient_record import FACETS, MAX_PARTS, RecordAnswers, symptom_terms
 from core.agents.templates import (CUES, ONSET_FITS, PHRASES, cues, grammatical_sex, lang_key,
@@ -45,7 +44,7 @@ from core.transcript import Role, Turn
 from core.views import PatientView
 
 VERSION = "retrieval-patient/3"
-_GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results")
+_GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results", "tests")
 _PAIN_WORDS = frozenset("pain pains painful hurt hurts hurting ache aches aching sore dolor "
                         "duele douleur douleurs mal schmerz schmerzen weh".split())
 _PAIN_CJK = ("痛", "疼")
@@ -73,7 +72,7 @@ class RetrievalPatient(RecordAnswers):
         self.kind_cues = {k: cues(self.lang, k) for k in HISTORY_KINDS if k != "other"}
         self.cue = {f: cues(self.lang, f) for f in (*FACETS, *_GENERAL)}
         # Probes for the diagnosis or results are recognised in every language.
-        for probe in ("diagnosis", "results"):
+        for probe in ("diagnosis", "results", "tests"):
             self.cue[probe] = [c for table in CUES.values() for c in table.get(probe, [])]
         self.facet_words = {w for f in (*FACETS, "complaint", "other") for c in self.cue[f]
                             for w in normalise(c.strip("^$")).split()}
@@ -102,8 +101,11 @@ class RetrievalPatient(RecordAnswers):
         parts = self._earlier(question, q, past) if past else []
         if not parts:
             parts = self._direct(question, q)
-        if not parts:
+        if not parts and not cue_hit(q, self.kind_cues["family"]):
+            # (A question about the family is never answered from the patient's own story.)
             parts = self._about_topic(question, q, turns) or self._search(question)
+        if not parts and cue_hit(q, self.cue["tests"]):
+            parts = [phrase(self.lang, "no_results")]  # "Have you had an ECG?": not told
         if not parts:
             key = {"yesno": "absent_generic", "wh": "wh_unknown"}.get(
                 questions.kind(question, self.lang), "dont_know")
@@ -137,40 +139,64 @@ class RetrievalPatient(RecordAnswers):
         better than any other ("Does it hurt when you breathe in?" → pain on breathing;
         "Any weakness in your face?" → facial weakness, not leg weakness)."""
         found = [e.payload for e in mentioned(question, self.symptoms, limit=2)]
-        content = [w for w in questions.content_words(question) if w not in ignore]
-        scored = self._coverage(question, content)
+        # Facet words ("where", "start") ask about a symptom, they do not name one.
+        content = [w for w in questions.content_words(question)
+                   if w not in ignore and not self._cue_word(w)]
+        q = normalise(question)
+        if not found and not content and not ignore and _is_pain(question) and \
+                questions.kind(question, self.lang) == "yesno" and \
+                not any(cue_hit(q, self.cue[f]) for f in FACETS):
+            # "Do you have any pain?": the pain the patient has, if any.
+            return [s for s in self.profile.symptoms() if s.present and _is_pain(s.name)][:1]
+        ranked = self._ranked(question, content)
         if found:
-            held = max((hits for hits, _, s in scored if s in found), default=0)
-            better = [s for hits, _, s in scored if hits > held and hits >= len(content)]
-            return better if len(better) == 1 else found
-        # Every word of a short question, two thirds of a long one.
+            # A named term loses to a symptom whose names and story fit every word better
+            # ("Any weakness in your face?": facial weakness, not leg weakness).
+            held = max((x[:2] for x in ranked if x[3] in found), default=(0, 0))
+            top = ranked[0] if ranked else None
+            if top and top[3] not in found and top[0] >= len(content) and top[:2] > held:
+                return [top[3]]
+            return found
+        # Every word of a short question, two thirds of a long one; the best fit, or the
+        # two that fit equally well.
         need = len(content) if len(content) <= 2 else -(-2 * len(content) // 3)
-        scored = [x for x in scored if x[0] >= need > 0]
-        if not scored:
+        ranked = [x for x in ranked if x[0] >= need > 0]
+        if not ranked:
             return []
-        top = max(x[:2] for x in scored)
-        best = [s for hits, present, s in scored if (hits, present) == top]
-        return best if len(best) == 1 else []
+        tied = [x[3] for x in ranked if x[:3] == ranked[0][:3]]
+        return tied if len(tied) <= 2 else []
 
     def _coverage(self, question: str, content: list[str]) -> list[tuple[int, bool, Symptom]]:
-        """(content words found in its names, present, symptom), a pain question counting
-        one more for a symptom that is a pain."""
+        """(content words found, present, symptom), best fit first (see `_ranked`)."""
+        return [(hits, present, s) for hits, _, present, s in self._ranked(question, content)]
+
+    def _ranked(self, question: str, content: list[str]
+                ) -> list[tuple[int, int, bool, Symptom]]:
+        """(content words found, rank, present, symptom), best first: a word counts when
+        found in the symptom's names or in its description ("I've never had spells of
+        feeling high, overactive…"; "bringing up thick rust-coloured phlegm"); rank counts
+        a word in the names twice, and one more for a pain question about a pain."""
         pain = bool(set(normalise(question).split()) & _PAIN_WORDS) or any(
             p in question for p in _PAIN_CJK)
         out = []
         for e in self.symptoms:
-            # An absent symptom's description lists what is denied ("I've never had spells of
-            # feeling high, overactive or needing hardly any sleep"): its words count too.
-            text = " ".join([*e.terms, *([normalise(e.payload.description or "")]
-                                         if not e.payload.present else [])])
-            hits = sum(questions.found_in(w, text) or any(
-                contains(text, x) for x in WORD_EQUIVALENTS.get(w, ())) for w in content)
+            names = " ".join(e.terms)
+            said = normalise(e.payload.description or "")
+            in_names = [questions.found_in(w, names) for w in content]
+            hits = sum(in_names)
+            # The description counts along with the names, or alone for an absent symptom
+            # whose description lists what is denied; a present symptom's story alone
+            # ("I feel I've failed my children") does not name it.
+            if hits or not e.payload.present:
+                told = sum(n or questions.found_in(w, said)
+                           for w, n in zip(content, in_names, strict=True))
+                hits = told if hits or told == len(content) else 0
             has_pain = bool(self.words[id(e.payload)] & _PAIN_WORDS) or any(
-                p in text for p in _PAIN_CJK)
+                p in names for p in _PAIN_CJK)
             if hits:
-                out.append((hits + (1 if pain and has_pain else 0), e.payload.present,
-                            e.payload))
-        return out
+                out.append((hits, 2 * sum(in_names) + (1 if pain and has_pain else 0),
+                            e.payload.present, e.payload))
+        return sorted(out, key=lambda x: (-x[0], -x[1], not x[2]))
 
     @property
     def primary(self) -> Symptom | None:
@@ -229,9 +255,13 @@ class RetrievalPatient(RecordAnswers):
             age = demo.age.strip()
             out.append(phrase(self.lang, "age" if age.isdigit() else "age_text", age,
                               self.about))
-        if demo.occupation and cue_hit(q, self.cue["occupation"]):
-            out.append(phrase(self.lang, "occupation", self._occupation(demo.occupation),
-                              self.about))
+        if cue_hit(q, self.cue["occupation"]):
+            if demo.occupation:
+                out.append(phrase(self.lang, "occupation", self._occupation(demo.occupation),
+                                  self.about))
+            else:  # imported records tell the job in the social history ("Works as a …")
+                out.extend(self._voice(t, self.lang) for t in episodes.job_sentences(
+                    self.profile))
         return out
 
     def _occupation(self, job: str) -> str:
@@ -247,7 +277,7 @@ class RetrievalPatient(RecordAnswers):
         p = self.profile
         text = p.opening or p.chief_complaint
         if not text and p.history_of_present_illness:
-            sentences = re.split(r"(?<=[.!?。])\s*", p.history_of_present_illness.strip())
+            sentences = episodes.sentences(p.history_of_present_illness.strip(), False)
             text = " ".join(sentences[:2])
         return self._voice(text, self.lang) if text else phrase(self.lang, "dont_know")
 
@@ -256,11 +286,10 @@ class RetrievalPatient(RecordAnswers):
         if not any(cue_hit(q, self.cue[f]) for f in FACETS):
             return []
         topic = self.topic(turns)
-        if _is_pain(question) and topic is not None and not _is_pain(" ".join(
-                self.words.get(id(topic), ()))):
+        if _is_pain(question) and topic is not None and not _is_pain(topic.name):
             # "How bad is the pain?" about a red leg means the leg pain.
-            topic = next((s for s in self.profile.symptoms() if s.present and _is_pain(
-                " ".join(self.words.get(id(s), ())))), topic)
+            topic = next((s for s in self.profile.symptoms() if s.present and _is_pain(s.name)),
+                         topic)
         unmatched = [w for w in questions.content_words(question) if not self._cue_word(w)
                      and (topic is None or w not in self.words.get(id(topic), set()))]
         if unmatched or (topic is not None and not topic.present):
@@ -268,7 +297,13 @@ class RetrievalPatient(RecordAnswers):
         if topic is None:  # no symptoms stored (AI Hospital records): the complaint says it
             p = self.profile
             return [self._complaint()] if p.chief_complaint or p.opening else []
-        return self._facets(topic, q) or self._told_about(topic)
+        told = self._facets(topic, q) or self._told_about(topic)
+        if not told and topic is self.primary and any(
+                cue_hit(q, self.cue[f]) for f in ("onset", "duration")):
+            # "How long has this been going on?" with no timing stored for the main symptom
+            # (imported records): the story's opening tells it.
+            told = [self._complaint()]
+        return told
 
     def _cue_word(self, word: str) -> bool:
         if is_cjk(word):

@@ -88,7 +88,9 @@ SYMPTOMS: dict[str, Names] = {
                  "fr": "sueurs|transpiration", "de": "schwitzen", "zh": "出汗|大汗"},
     "dysuria": {"en": "dysuria|pain on passing urine|burning when passing urine|"
                       "burning urine|painful urination",
-                "es": "disuria|escozor al orinar", "fr": "dysurie|brûlures urinaires",
+                "es": "disuria|escozor al orinar|escuece al orinar|ardor al orinar|"
+                      "dolor al orinar",
+                "fr": "dysurie|brûlures urinaires|brûlure en urinant",
                 "de": "dysurie|brennen beim wasserlassen", "zh": "尿痛|排尿疼痛"},
     "haematuria": {"en": "haematuria|hematuria|blood in the urine|blood in urine|red urine",
                    "es": "hematuria|sangre en la orina", "fr": "hématurie|sang dans les urines",
@@ -142,7 +144,8 @@ SYMPTOMS: dict[str, Names] = {
 }
 
 # Everyday words and the words records use for the same thing, for matching a question's
-# words to a symptom's names ("Is his tummy swollen?" → "distended abdomen").
+# words to a symptom's names ("Is his tummy swollen?" → "distended abdomen") and to stored
+# text (`core.agents.questions.found_in`).
 WORD_EQUIVALENTS: dict[str, tuple[str, ...]] = {
     "tummy": ("abdomen", "abdominal", "belly", "stomach"),
     "belly": ("abdomen", "abdominal", "tummy", "stomach"),
@@ -164,4 +167,14 @@ WORD_EQUIVALENTS: dict[str, tuple[str, ...]] = {
     "poo": ("stool", "stools", "bowel"), "lump": ("mass", "swelling", "node"),
     "sweats": ("sweating", "diaphoresis"), "sweaty": ("sweating", "diaphoresis"),
     "thirsty": ("thirst", "polydipsia"), "breath": ("breathing", "breathless", "dyspnea"),
+    # Irregular forms that no suffix rule finds.
+    "lost": ("loss", "losing"), "lose": ("loss", "losing", "lost"), "ate": ("eat", "eating"),
+    "eat": ("ate", "eaten", "eating"), "drank": ("drink", "drinking"),
+    "drink": ("drank", "drunk", "drinking"), "put": ("putting", "gain", "gained"),
+    "birth": ("born", "delivered", "delivery", "gestation"),
+    "born": ("birth", "delivered", "delivery"), "slept": ("sleep", "sleeping"),
+    "sleep": ("slept", "sleeping"), "woke": ("wake", "waking"), "felt": ("feel", "feeling"),
+    "contrast": ("dye",), "dye": ("contrast",), "falling": ("loss", "thinning"),
+    "unsteady": ("ataxia", "balance", "gait", "wobbly"), "wobbly": ("unsteady", "ataxia"),
+    "less": ("decreased", "reduced", "poor"), "more": ("increased",),
 }

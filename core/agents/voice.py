@@ -40,7 +40,8 @@ _COORDINATED = frozenset("maintains lives works drinks smokes takes uses eats fe
                          "denies has is notes walks sleeps exercises enjoys drives does goes "
                          "complains describes experiences wakes needs gets keeps tries plays "
                          "says thinks wants looks seems stays".split())
-_SUBORDINATORS = "while|when|that|because|as|until|after|before|since|if|although|though"
+_SUBORDINATORS = ("while|when|that|because|as|until|after|before|since|if|although|though|"
+                  "which")
 _DE_LOWER = frozenset("seit vor nach am im in an auf bei mit es er sie ich das die der den dem "
                       "ein eine kein keine nicht nur schon manchmal ab wenn als zu gelegentlich "
                       "immer oft hin und wieder etwas ganz sehr".split())
@@ -114,6 +115,8 @@ def _subject_clause(body: str, subject: re.Match[str]) -> str | None:
     tail = rest[idx + 1:]
     if rest[idx].lower() in _GERUND_AFTER and tail and tail[0].lower() in _GERUNDS:
         verb = "have been"
+    elif rest[idx].lower() == "reports" and tail and tail[0].lower() == "that":
+        verb = "say"  # "reports that these symptoms…" → "I say that…", not "I have that…"
     elif rest[idx].lower() == "denies":
         verb = ("haven't been" if tail and tail[0].lower() in _GERUNDS else
                 "have no" if tail and tail[0].lower() == "history" else "haven't had")
