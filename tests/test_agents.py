@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from core import prompts
-from core.agents import moderator, templates
+from core.agents import moderator, retrieval_examiner, retrieval_patient, templates
 from core.agents.base import DoctorState
 from core.agents.human_doctor import HumanDoctor
 from core.agents.llm_agents import LLMExaminer, LLMPatient
@@ -127,8 +127,8 @@ OFFLINE = {"doctor": "scripted", "patient": "retrieval", "examiner": "retrieval"
 
 def test_offline_roles_record_the_hash_of_their_tables() -> None:
     hashes = prompts.hashes_for(OFFLINE)
-    assert set(hashes) == {"scripted-doctor/1", "retrieval-patient/2", "retrieval-examiner/2",
-                           moderator.VERSION}
+    assert set(hashes) == {"scripted-doctor/1", retrieval_patient.VERSION,
+                           retrieval_examiner.VERSION, moderator.VERSION}
     assert all(len(h) == 64 for h in hashes.values())
     both = prompts.hashes_for({**OFFLINE, "moderator": "exact,llm"})
     assert moderator.VERSION in both and "moderator/v1" in both
@@ -142,11 +142,12 @@ def test_changing_a_template_or_a_cue_changes_the_hash(monkeypatch: pytest.Monke
     monkeypatch.setitem(templates.PHRASES["en"], "absent_generic", "No.")
     prompts.offline_fingerprint.cache_clear()
     after = prompts.hashes_for(OFFLINE)
-    assert after["retrieval-patient/2"] != before["retrieval-patient/2"]
+    patient, examiner = retrieval_patient.VERSION, retrieval_examiner.VERSION
+    assert after[patient] != before[patient]
     assert after["scripted-doctor/1"] == before["scripted-doctor/1"]
     monkeypatch.setitem(templates.PHRASES["en"], "refusal", "Name them.")
     prompts.offline_fingerprint.cache_clear()
-    assert prompts.hashes_for(OFFLINE)["retrieval-examiner/2"] != before["retrieval-examiner/2"]
+    assert prompts.hashes_for(OFFLINE)[examiner] != before[examiner]
     monkeypatch.undo()
     prompts.offline_fingerprint.cache_clear()
     assert prompts.hashes_for(OFFLINE) == before  # the hash is a function of the tables only

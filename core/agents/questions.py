@@ -7,15 +7,17 @@ so that an unanswerable yes/no question gets a denial and an unanswerable wh-que
 generic symptom words ("pain", "feel"), leaving what the question is about ("shoulder",
 "breathe", "腹痛"): the patient searches its own story for those before denying.
 
-Must not import: anything but the standard library and core.agents (matching, templates).
+Must not import: anything but the standard library and core.agents (matching, templates,
+vocab_symptoms).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from core.caseindex.matching import is_cjk, normalise
+from core.caseindex.matching import contains, is_cjk, normalise
 from core.agents.templates import lang_key
+from core.agents.vocab_symptoms import WORD_EQUIVALENTS
 
 Kind = Literal["yesno", "wh", "other"]
 
@@ -47,16 +49,23 @@ pain pains painful hurt hurts hurting ache aches aching sore problem problems tr
 issue issues symptom symptoms sign signs kind sort type bit little lot bad worse better
 right left side like way time times day days week weeks thing things doctor okay ok well
 describe anywhere somewhere else other another been had can could would please
+one two three four five six seven eight nine ten zero hundred scale
+try tried trying ask asking talk talking discuss question questions change changed changes
+exactly precisely specifically roughly approximately usually normally generally
+normal usual ordinary ve ll re home house
+kann muss soll will darf hat hatte war wird wurde ist sind koennen
+make makes made
 que de la el los las un una unos unas y o en con por para su sus usted le lo me mi mis se
+al del esto eso esta este
 tiene ha has he hay algo alguna alguno algun ningun nada mas muy tambien cuando como donde
 dolor duele molestia molestias sintoma sintomas nota siente sentido puede podria ha
 le la les des du un une et ou en avec pour par sur dans vous votre vos je mon ma mes il
 elle est avez etes a ai quelque chose pas plus tres aussi mal douleur douleurs ressentez
-sentez remarque pouvez pourriez
+sentez remarque pouvez pourriez au aux ce cet cette ceci voyez voir vois ressentez
 der die das den dem des ein eine einen einem und oder in mit fur auf bei von zu sie ihr
 ihre ihnen ich mein meine es ist sind haben hatten hat etwas kein keine nicht auch sehr
 noch schmerz schmerzen tut weh gefuhl beschwerden bemerkt konnen konnten mochten wurden
-mussen bitte mal genau einmal uns zu
+mussen bitte mal genau einmal uns zu zum zur vom im am beim dies diese dieser
 """.split())
 _ZH_STOP = ("您好", "请问", "您", "你", "我", "有没有", "是不是", "没有", "有", "吗", "呢", "吧",
             "的", "了", "是", "不", "会", "过", "还", "最近", "现在", "觉得", "感觉", "这个",
@@ -106,21 +115,37 @@ def _cjk_chunks(word: str) -> list[str]:
 
 
 def found_in(word: str, text: str) -> bool:
-    """True if a content word occurs in normalised text (inflections allowed)."""
+    """True if a content word occurs in normalised text (inflections allowed, and the
+    everyday equivalents of `WORD_EQUIVALENTS`: "lost" finds "loss", "ate" finds "eat")."""
     if is_cjk(word):
         if len(word) == 1:
             return word in text
         return any(word[i:i + 2] in text for i in range(len(word) - 1))
+    return _inflected_in(word, text) or any(
+        contains(text, e) or _inflected_in(e, text) for e in WORD_EQUIVALENTS.get(word, ()))
+
+
+def _inflected_in(word: str, text: str) -> bool:
     padded = f" {text} "
     stem = _stem(word)
     if len(stem) <= 3:  # too short to be a safe prefix: "tired" must not find "tiritona"
-        return f" {word} " in padded or f" {word}s " in padded
+        # "put" finds "putting", "stop" finds "stopped" (a doubled last letter).
+        ends = (*_ENDINGS, *(stem[-1] + e for e in ("ing", "ed", "er")))
+        return any(f" {stem}{end} " in padded for end in ends) or f" {word} " in padded
     return f" {stem}" in padded
 
 
+# Inflections a short stem may take ("wake" finds "waking", "cry" finds "crying").
+_ENDINGS = ("", "e", "s", "es", "ed", "ing", "er", "y", "ies", "ied")
+
+
 def _stem(word: str) -> str:
-    """The word less one inflection ("breathe" → "breath", "legs" → "leg")."""
-    for suffix in ("ing", "ed", "es", "s", "e"):
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+    """The word less one inflection ("breathe" → "breath", "legs" → "leg", "diabetic" →
+    "diabet", Spanish "hinchadas" → "hinchad")."""
+    for suffix in ("ically", "ical", "ing", "ed", "as", "os", "es", "ic", "s", "e"):
+        if word.endswith(suffix) and len(word) - len(suffix) >= (5 if suffix in (
+                "as", "os") else 3):
             return word[: -len(suffix)]
+    if word.endswith(("a", "o")) and len(word) >= 7:  # "hinchada", "hinchado"
+        return word[:-1]
     return word

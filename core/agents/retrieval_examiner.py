@@ -1,11 +1,13 @@
 """The retrieval examiner: returns stored findings and results verbatim, with no model.
 
-Each requested name is matched to examination and test items by `core.caseindex.finder`
-(names, synonyms, a multilingual concept vocabulary, region-aware imaging, loose matching);
-the stored subtree is returned as written. A named test that is not stored is reported as
-normal, in the case's language. A request that names no test — or only catch-alls such as
-"all results", "everything you've got", "todas las pruebas", "所有检查结果" — is refused:
-the examiner never releases results unasked.
+Each requested name is read by `core.agents.test_names`: a stored item (by name, synonym, a
+multilingual concept vocabulary, region-aware imaging, loose matching, or a misspelling
+corrected against known test names) is returned as written; a known test that is not stored
+is reported as normal, in the case's language. A request that names no test — catch-alls
+such as "all results", "todas las pruebas", "所有检查结果", or a sentence such as "Please
+provide the most recent medical examination details" — is refused: the examiner never
+releases results unasked. A name that is no test it knows is reported as normal (AgentClinic's
+"normal readings" for model runs) or, with `strict_unknown` (a human player), said plainly.
 
 Must not import: textual, rich, litellm, or any other bedside package.
 """
@@ -13,23 +15,28 @@ Must not import: textual, rich, litellm, or any other bedside package.
 from __future__ import annotations
 
 from core.caseindex import concepts
+from core.agents import vocab_known as vk
+from core.agents import vocab_requests as vr
 from core.caseindex import vocab_tests as vt
 from core.agents.base import DeltaFn, Reply
 from core.caseindex.finder import GENERIC_WORDS, FindingIndex
 from core.caseindex.matching import is_cjk, normalise
 from core.agents.templates import PHRASES, phrase
+from core.caseindex.vocab_imaging import WHOLE_EXAM
+from core.agents.test_names import MIN_CORRECT, Reading, TestNames, is_known_name, \
+    names_no_test
 from core.case import Item
 from core.views import ExaminerView
 
-VERSION = "retrieval-examiner/2"
+VERSION = "retrieval-examiner/3"
 
 
-def is_vague(name: str) -> bool:
-    """True if a requested 'test name' names no test ('all results', 'alle Befunde').
+def is_catch_all(name: str) -> bool:
+    """True if a requested 'test name' is a catch-all ('all results', 'alle Befunde').
 
-    A name is vague when every word is a catch-all or filler word, or when it contains a
-    quantifier ("all", "todas", "所有") without naming a specific test: "all tests that are
-    abnormal" is refused, "all vital signs" is not. A named group ("bloods") or a bare
+    A name is a catch-all when every word is a catch-all or filler word, or when it contains
+    a quantifier ("all", "todas", "所有") without naming a specific test: "all tests that
+    are abnormal" is one, "all vital signs" is not. A named group ("bloods") or a bare
     modality ("ultrasound") counts as specific only without a quantifier.
     """
     key = normalise(name)
@@ -47,24 +54,56 @@ def is_vague(name: str) -> bool:
     return not cjk and all(w in vt.VAGUE_WORDS for w in latin)
 
 
+def is_vague(name: str) -> bool:
+    """True if a request names no test: a catch-all, or a sentence with no test word in it
+    and no test of the vocabularies ("please do something useful"). Used before any model
+    is asked (the LLM examiner) as well as by the offline examiner."""
+    if is_catch_all(name):
+        return True
+    key = normalise(name)
+    if key in WHOLE_EXAM:
+        return False
+    return names_no_test(name) and not is_known_name(key) and not any(
+        concepts.tag(key, lang) for lang in ("en", "es", "fr", "de", "zh"))
+
+
 class RetrievalExaminer:
     """Deterministic examiner built from an ExaminerView."""
 
     label = "retrieval"
 
-    def __init__(self, view: ExaminerView) -> None:
+    def __init__(self, view: ExaminerView, *, strict_unknown: bool = False) -> None:
         self.lang = view.language
         self.index = FindingIndex(list(view.physical_exam), list(view.tests), view.language)
+        self.names = TestNames(self.index)
+        # A human player is told plainly when a name is not a test this examiner knows; a
+        # model run keeps AgentClinic's "normal readings" for anything named.
+        self.strict_unknown = strict_unknown
 
     async def examine(self, tests: list[str], message: str, on_delta: DeltaFn) -> Reply:
         """Results for the named tests (instantaneous, so not streamed)."""
-        text, found = self.report(tests)
-        meta = {"refused": True} if not found else {"matched": found}
+        readings = self.read(tests)
+        text, found = self.render(readings)
+        meta: dict[str, object] = {"refused": True} if not found else {"matched": found}
+        corrected = {n: r.corrected for n, r in readings if r.corrected}
+        unknown = [n for n, r in readings if r.kind == "unknown"]
+        if corrected:
+            meta["corrected"] = corrected
+        if unknown:
+            meta["unknown"] = unknown
         return Reply(text=text, model="retrieval", meta=meta)
+
+    def read(self, tests: list[str]) -> list[tuple[str, Reading]]:
+        """What each requested name is (stored, known, unknown, or no test)."""
+        return [(t, self.names.read(t, is_catch_all(t))) for t in tests]
 
     def report(self, tests: list[str]) -> tuple[str, list[str]]:
         """The stored results for the named tests, and the names reported (empty: refused)."""
-        named = [t for t in tests if not is_vague(t)]
+        return self.render(self.read(tests))
+
+    def render(self, readings: list[tuple[str, Reading]]) -> tuple[str, list[str]]:
+        """The answer to read names, and the names reported (empty: refused)."""
+        named = [(t, r) for t, r in readings if r.kind != "vague"]
         if not named:
             return phrase(self.lang, "refusal"), []
         normal = phrase(self.lang, "normal")
@@ -72,10 +111,13 @@ class RetrievalExaminer:
         reported: list[str] = []
         seen: set[int] = set()
         normal_tags: set[frozenset[str]] = set()  # "ECG, EKG" not stored: one normal line
-        for name in named:
-            found = self.index.lookup(name)
+        for name, reading in named:
+            if reading.kind == "unknown" and self.strict_unknown:
+                lines.append(phrase(self.lang, "unknown_test", name))
+                continue
+            found = reading.found
             if not found:
-                tags = concepts.tag(name, self.lang).specific
+                tags = concepts.tag(reading.corrected or name, self.lang).specific
                 if tags and tags in normal_tags:
                     continue
                 normal_tags.add(tags)
@@ -103,9 +145,13 @@ def tables() -> dict[str, object]:
     """What decides this examiner's answers, for the reproducibility hash."""
     return {"version": VERSION, "vague": sorted(vt.VAGUE_WORDS), "vague_cjk": vt.VAGUE_CJK,
             "quantifiers": sorted(vt.QUANTIFIERS), "quantifiers_cjk": vt.QUANTIFIERS_CJK,
-            "phrases": {k: (v["normal"], v["refusal"]) for k, v in PHRASES.items()},
+            "phrases": {k: (v["normal"], v["refusal"], v["unknown_test"])
+                        for k, v in PHRASES.items()},
             "generic_words": sorted(GENERIC_WORDS),
-            "concepts": concepts.table_fingerprint()}
+            "concepts": concepts.table_fingerprint(), "known": vk.KNOWN_TESTS,
+            "requests": [sorted(vr.SENTENCE_WORDS), sorted(vr.TEST_WORDS),
+                         sorted(vr.TEST_HEADS), vr.TEST_ENDINGS, sorted(vr.NOT_ENDINGS),
+                         vr.SENTENCE_CJK, vr.TEST_CJK, vr.MIN_ENDING_WORD, MIN_CORRECT]}
 
 
 def build(view: ExaminerView) -> RetrievalExaminer:

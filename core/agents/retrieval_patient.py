@@ -4,16 +4,24 @@ A doctor's sentence is mapped to categories and then to items of the PatientView
 is the stored text in a patient-voice template of the case's language (`templates`, `voice`),
 at most three parts. It is deterministic and has no diagnosis or results to reveal: its view
 holds neither. The order of reading a question:
-1. probes for the diagnosis or test results → "I don't know" / "nobody told me";
-2. the complaint ("what brings you in", "哪里不舒服"), demographics, symptoms it names (by
-   name, synonym, a multilingual symptom vocabulary, or one word that fits one symptom),
-   history (family questions go to family history only), other symptoms;
-3. facets (onset, duration, character) of the symptom under discussion — only when the
+1. a request to examine ("Can I examine your chest?") → consent: the findings are the
+   examiner's to report (`core.agents.intents`);
+2. probes for the diagnosis or test results → "I don't know" / "nobody told me";
+3. questions about earlier episodes ("… like this before?") → the history and the entries
+   named as earlier episodes, never the present episode; "No, this is the first time" when
+   the record knows of none (`core.agents.patient_record`, `core.agents.episodes`);
+4. the complaint ("what brings you in", "哪里不舒服", and open questions about the problem:
+   "What's wrong with your leg?"), demographics, symptoms it names (by
+   name, synonym, a multilingual symptom vocabulary, or the words that fit one symptom
+   best), history (family questions go to family history only; a longer item narrowed to
+   the sentences that answer; placeholders such as "Information not provided" never read
+   out), other symptoms;
+5. facets (onset, duration, character) of the symptom under discussion — only when the
    question names nothing else ("When did it start?" yes, "Do you feel dizzy?" no);
-4. the patient's own story (symptom details, history of present illness, history) searched
+6. the patient's own story (symptom details, history of present illness, history) searched
    for the question's content words ("Any pain in your shoulder?" → radiation to the
    shoulder blade) before anything is denied;
-5. otherwise a yes/no question is denied, a wh-question gets "nothing unusual that I know
+7. otherwise a yes/no question is denied, a wh-question gets "nothing unusual that I know
    of", anything else "could you ask another way?".
 
 Must not import: textual, rich, litellm, or any other bedside package.
@@ -21,53 +29,29 @@ Must not import: textual, rich, litellm, or any other bedside package.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
-from functools import lru_cache
 
-from core.agents import questions, voice
+from core.agents import episodes, intents, questions, voice
 from core.agents.base import DeltaFn, Reply
-from core.caseindex.matching import cue_hit, is_cjk, make_entries, mentioned, normalise
+from core.caseindex.matching import (cue_hit, is_cjk, make_entries, mentioned,
+                                   normalise)
+from core.agents.patient_record import FACETS, MAX_PARTS, RecordAnswers, symptom_terms
 from core.agents.templates import ONSET_FITS, PHRASES, grammatical_sex, lang_key, phrase
 from core.caseindex.cues import CUES, cues
-from core.agents.vocab_symptoms import SYMPTOMS
-from core.case import HISTORY_KINDS, HistoryItem, Symptom
+from core.agents.vocab_symptoms import SYMPTOMS, WORD_EQUIVALENTS
+from core.case import HISTORY_KINDS, Symptom
 from core.transcript import Role, Turn
 from core.views import PatientView
 
-VERSION = "retrieval-patient/2"
-MAX_PARTS = 3  # the patient answers in 1-3 parts
-FACETS = ("onset", "duration", "character")
-_GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results")
+VERSION = "retrieval-patient/3"
+_GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results", "tests")
 _PAIN_WORDS = frozenset("pain pains painful hurt hurts hurting ache aches aching sore dolor "
                         "duele douleur douleurs mal schmerz schmerzen weh".split())
 _PAIN_CJK = ("痛", "疼")
-_DENIAL = re.compile(r"^(no|not|never|none|nothing|neither|sin|ningun|ninguna|nunca|nada|"
-                     r"non|pas|aucun|aucune|rien|jamais|kein|keine|nicht|nie|nein)\b|^[没不无未]",
-                     re.IGNORECASE)
+_DENIAL = intents.DENIAL_TEXT
 
 
-@lru_cache(maxsize=1)
-def _symptom_index() -> dict[str, tuple[str, ...]]:
-    """Normalised symptom name → every name of its vocabulary concept(s)."""
-    index: dict[str, list[str]] = {}
-    for concept in SYMPTOMS.values():
-        words = [w for text in concept.values() for w in text.split("|")]
-        for w in words:
-            index.setdefault(normalise(w), []).extend(words)
-    return {k: tuple(dict.fromkeys(v)) for k, v in index.items()}
-
-
-def symptom_terms(s: Symptom) -> list[str]:
-    """A symptom's names plus every name of the vocabulary concepts it is called by."""
-    names = [s.name, *s.synonyms]
-    index = _symptom_index()
-    for key in [normalise(n) for n in names]:
-        names.extend(index.get(key, ()))
-    return list(dict.fromkeys(names))
-
-
-class RetrievalPatient:
+class RetrievalPatient(RecordAnswers):
     """Deterministic patient built from a PatientView."""
 
     label = "retrieval"
@@ -88,7 +72,7 @@ class RetrievalPatient:
         self.kind_cues = {k: cues(self.lang, k) for k in HISTORY_KINDS if k != "other"}
         self.cue = {f: cues(self.lang, f) for f in (*FACETS, *_GENERAL)}
         # Probes for the diagnosis or results are recognised in every language.
-        for probe in ("diagnosis", "results"):
+        for probe in ("diagnosis", "results", "tests"):
             self.cue[probe] = [c for table in CUES.values() for c in table.get(probe, [])]
         self.facet_words = {w for f in (*FACETS, "complaint", "other") for c in self.cue[f]
                             for w in normalise(c.strip("^$")).split()}
@@ -103,6 +87,9 @@ class RetrievalPatient:
         q = normalise(question)
         if not q:
             return self._complaint()
+        if intents.is_exam_request(question):
+            # The patient consents; what the examination finds is the examiner's to report.
+            return phrase(self.lang, "consent", about=self.about)
         # Probes for the diagnosis or results, unless the question is plainly about history
         # ("家里人有什么病吗" asks about the family, not the diagnosis).
         if not any(cue_hit(q, c) for c in self.kind_cues.values()):
@@ -110,9 +97,15 @@ class RetrievalPatient:
                 return phrase(self.lang, "no_diagnosis")
             if cue_hit(q, self.cue["results"]):
                 return phrase(self.lang, "no_results")
-        parts = self._direct(question, q)
+        past = intents.past_strength(question)
+        parts = self._earlier(question, q, past) if past else []
         if not parts:
+            parts = self._direct(question, q)
+        if not parts and not cue_hit(q, self.kind_cues["family"]):
+            # (A question about the family is never answered from the patient's own story.)
             parts = self._about_topic(question, q, turns) or self._search(question)
+        if not parts and cue_hit(q, self.cue["tests"]):
+            parts = [phrase(self.lang, "no_results")]  # "Have you had an ECG?": not told
         if not parts:
             key = {"yesno": "absent_generic", "wh": "wh_unknown"}.get(
                 questions.kind(question, self.lang), "dont_know")
@@ -140,30 +133,70 @@ class RetrievalPatient:
             parts.extend(self._facets(self.primary, rest))
         return parts
 
-    def named_symptoms(self, question: str) -> list[Symptom]:
+    def named_symptoms(self, question: str, ignore: frozenset[str] = frozenset()
+                       ) -> list[Symptom]:
         """Symptoms a question names: by term, or by its words when they fit one symptom
-        better than any other ("Does it hurt when you breathe in?" → pain on breathing)."""
+        better than any other ("Does it hurt when you breathe in?" → pain on breathing;
+        "Any weakness in your face?" → facial weakness, not leg weakness)."""
         found = [e.payload for e in mentioned(question, self.symptoms, limit=2)]
+        # Facet words ("where", "start") ask about a symptom, they do not name one.
+        content = [w for w in questions.content_words(question)
+                   if w not in ignore and not self._cue_word(w)]
+        q = normalise(question)
+        if not found and not content and not ignore and _is_pain(question) and \
+                questions.kind(question, self.lang) == "yesno" and \
+                not any(cue_hit(q, self.cue[f]) for f in FACETS):
+            # "Do you have any pain?": the pain the patient has, if any.
+            return [s for s in self.profile.symptoms() if s.present and _is_pain(s.name)][:1]
+        ranked = self._ranked(question, content)
         if found:
+            # A named term loses to a symptom whose names and story fit every word better
+            # ("Any weakness in your face?": facial weakness, not leg weakness).
+            held = max((x[:2] for x in ranked if x[3] in found), default=(0, 0))
+            top = ranked[0] if ranked else None
+            if top and top[3] not in found and top[0] >= len(content) and top[:2] > held:
+                return [top[3]]
             return found
-        content = questions.content_words(question)
+        # Every word of a short question, two thirds of a long one; the best fit, or the
+        # two that fit equally well.
+        need = len(content) if len(content) <= 2 else -(-2 * len(content) // 3)
+        ranked = [x for x in ranked if x[0] >= need > 0]
+        if not ranked:
+            return []
+        tied = [x[3] for x in ranked if x[:3] == ranked[0][:3]]
+        return tied if len(tied) <= 2 else []
+
+    def _coverage(self, question: str, content: list[str]) -> list[tuple[int, bool, Symptom]]:
+        """(content words found, present, symptom), best fit first (see `_ranked`)."""
+        return [(hits, present, s) for hits, _, present, s in self._ranked(question, content)]
+
+    def _ranked(self, question: str, content: list[str]
+                ) -> list[tuple[int, int, bool, Symptom]]:
+        """(content words found, rank, present, symptom), best first: a word counts when
+        found in the symptom's names or in its description ("I've never had spells of
+        feeling high, overactive…"; "bringing up thick rust-coloured phlegm"); rank counts
+        a word in the names twice, and one more for a pain question about a pain."""
         pain = bool(set(normalise(question).split()) & _PAIN_WORDS) or any(
             p in question for p in _PAIN_CJK)
-        scored: list[tuple[int, bool, Symptom]] = []
+        out = []
         for e in self.symptoms:
-            text = " ".join(e.terms)
-            if not all(questions.found_in(w, text) for w in content):
-                continue
+            names = " ".join(e.terms)
+            said = normalise(e.payload.description or "")
+            in_names = [questions.found_in(w, names) for w in content]
+            hits = sum(in_names)
+            # The description counts along with the names, or alone for an absent symptom
+            # whose description lists what is denied; a present symptom's story alone
+            # ("I feel I've failed my children") does not name it.
+            if hits or not e.payload.present:
+                told = sum(n or questions.found_in(w, said)
+                           for w, n in zip(content, in_names, strict=True))
+                hits = told if hits or told == len(content) else 0
             has_pain = bool(self.words[id(e.payload)] & _PAIN_WORDS) or any(
-                p in text for p in _PAIN_CJK)
-            score = len(content) + (1 if pain and has_pain else 0)
-            if score:
-                scored.append((score, e.payload.present, e.payload))
-        if not scored:
-            return []
-        top = max(x[:2] for x in scored)
-        best = [s for score, present, s in scored if (score, present) == top]
-        return best if len(best) == 1 else []
+                p in names for p in _PAIN_CJK)
+            if hits:
+                out.append((hits, 2 * sum(in_names) + (1 if pain and has_pain else 0),
+                            e.payload.present, e.payload))
+        return sorted(out, key=lambda x: (-x[0], -x[1], not x[2]))
 
     @property
     def primary(self) -> Symptom | None:
@@ -208,22 +241,6 @@ class RetrievalPatient:
         return voice.onset(value, self.lang) if facet == "onset" else \
             voice.sentence(value, self.lang)
 
-    def _history(self, question: str, q: str, symptom_named: bool) -> list[str]:
-        found: list[HistoryItem] = [e.payload for e in mentioned(question, self.history_items)]
-        content = questions.content_words(question)
-        if content:  # "Do you smoke?" names the history item called "smoking"
-            found += [e.payload for e in self.history_items if e.payload not in found and all(
-                questions.found_in(w, " ".join(e.terms)) for w in content)]
-        kinds = {k for k, c in self.kind_cues.items() if cue_hit(q, c)}
-        kinds -= {h.kind for h in found}  # a named item answers for its kind
-        if "family" in kinds:  # "any illnesses in the family?" is family history only
-            kinds -= {"past_medical", "review_of_systems"}
-        if symptom_named:  # "any fever?" was answered by the symptom itself
-            kinds.discard("review_of_systems")
-        found += [h for h in self.profile.history if h.kind in kinds and h not in found]
-        return [phrase(self.lang, "history", self._voice(h.text, self.lang))
-                for h in found[:MAX_PARTS]]
-
     def _other_symptoms(self, named: list[Symptom]) -> str:
         names = [s.name for s in self.profile.secondary_symptoms if s.present and s not in named]
         if not names:
@@ -238,9 +255,13 @@ class RetrievalPatient:
             age = demo.age.strip()
             out.append(phrase(self.lang, "age" if age.isdigit() else "age_text", age,
                               self.about))
-        if demo.occupation and cue_hit(q, self.cue["occupation"]):
-            out.append(phrase(self.lang, "occupation", self._occupation(demo.occupation),
-                              self.about))
+        if cue_hit(q, self.cue["occupation"]):
+            if demo.occupation:
+                out.append(phrase(self.lang, "occupation", self._occupation(demo.occupation),
+                                  self.about))
+            else:  # imported records tell the job in the social history ("Works as a …")
+                out.extend(self._voice(t, self.lang) for t in episodes.job_sentences(
+                    self.profile))
         return out
 
     def _occupation(self, job: str) -> str:
@@ -256,7 +277,7 @@ class RetrievalPatient:
         p = self.profile
         text = p.opening or p.chief_complaint
         if not text and p.history_of_present_illness:
-            sentences = re.split(r"(?<=[.!?。])\s*", p.history_of_present_illness.strip())
+            sentences = episodes.sentences(p.history_of_present_illness.strip(), False)
             text = " ".join(sentences[:2])
         return self._voice(text, self.lang) if text else phrase(self.lang, "dont_know")
 
@@ -265,6 +286,10 @@ class RetrievalPatient:
         if not any(cue_hit(q, self.cue[f]) for f in FACETS):
             return []
         topic = self.topic(turns)
+        if _is_pain(question) and topic is not None and not _is_pain(topic.name):
+            # "How bad is the pain?" about a red leg means the leg pain.
+            topic = next((s for s in self.profile.symptoms() if s.present and _is_pain(s.name)),
+                         topic)
         unmatched = [w for w in questions.content_words(question) if not self._cue_word(w)
                      and (topic is None or w not in self.words.get(id(topic), set()))]
         if unmatched or (topic is not None and not topic.present):
@@ -272,19 +297,13 @@ class RetrievalPatient:
         if topic is None:  # no symptoms stored (AI Hospital records): the complaint says it
             p = self.profile
             return [self._complaint()] if p.chief_complaint or p.opening else []
-        return self._facets(topic, q) or self._told_about(topic)
-
-    def _told_about(self, s: Symptom) -> list[str]:
-        """What the story says about a symptom whose onset, duration or character is not
-        stored: its description, else the first sentence of the story that names it."""
-        if s.description:  # "Depuis quand ?" about a symptom told briefly
-            return [self._voice(s.description, self.lang)]
-        entry = next(e for e in self.symptoms if e.payload is s)
-        hpi = self.profile.history_of_present_illness or ""
-        for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
-            if part.strip() and any(t in normalise(part) for t in entry.terms):
-                return [self._voice(part.strip(), self.lang)]
-        return []
+        told = self._facets(topic, q) or self._told_about(topic)
+        if not told and topic is self.primary and any(
+                cue_hit(q, self.cue[f]) for f in ("onset", "duration")):
+            # "How long has this been going on?" with no timing stored for the main symptom
+            # (imported records): the story's opening tells it.
+            told = [self._complaint()]
+        return told
 
     def _cue_word(self, word: str) -> bool:
         if is_cjk(word):
@@ -301,45 +320,8 @@ class RetrievalPatient:
                 return named[0]
         return self.primary
 
-    # -- the patient's own story ----------------------------------------------------------
-    def _story(self) -> list[tuple[str, str]]:
-        """(searchable text, answer) pairs, most specific first."""
-        out: list[tuple[str, str]] = []
-        symptoms = sorted(self.profile.symptoms(), key=lambda s: not s.present)
-        for s in symptoms:
-            for facet in FACETS if s.present else ():
-                value = getattr(s, facet)
-                if value:
-                    out.append((value, self._facet(facet, value)))
-            if s.description:
-                answer = (self._voice(s.description, self.lang) if s.present
-                          else self._symptom(s, "")[0])
-                out.append((s.description, answer))
-        hpi = self.profile.history_of_present_illness or ""
-        for part in re.split(r"(?<=[.!?。；;])\s*", hpi):
-            if part.strip():
-                out.append((part, self._voice(part.strip(), self.lang)))
-        out.extend((h.text, self._voice(h.text, self.lang))
-                   for h in self.profile.history)
-        return out
-
-    def _search(self, question: str) -> list[str]:
-        content = [w for w in questions.content_words(question)
-                   if not self._cue_word(w) and not (is_cjk(w) and len(w) < 2)]
-        if not content:
-            return []
-        best: tuple[int, int, str] | None = None
-        for order, (text, answer) in enumerate(self.story):
-            norm = normalise(text)
-            hits = sum(questions.found_in(w, norm) for w in content)
-            if hits and (best is None or (hits, -order) > (best[0], -best[1])):
-                best = (hits, order, answer)
-        # Every word of a short question, two thirds of a long one: "any blood in your
-        # stool?" is not answered by "high blood pressure".
-        needed = len(content) if len(content) <= 2 else -(-2 * len(content) // 3)
-        if best is None or best[0] < needed:
-            return []
-        return [best[2]]
+def _is_pain(text: str) -> bool:
+    return bool(set(normalise(text).split()) & _PAIN_WORDS) or any(p in text for p in _PAIN_CJK)
 
 
 def tables() -> dict[str, object]:
@@ -347,7 +329,9 @@ def tables() -> dict[str, object]:
     return {"version": VERSION, "max_parts": MAX_PARTS, "facets": FACETS, "cues": CUES,
             "phrases": PHRASES, "onset_fits": ONSET_FITS,
             "symptoms": SYMPTOMS, "stopwords": sorted(questions.STOPWORDS),
-            "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK}
+            "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK,
+            "intents": intents.table_fingerprint(), "episodes": episodes.table_fingerprint(),
+            "equivalents": WORD_EQUIVALENTS}
 
 
 def build(view: PatientView) -> RetrievalPatient:

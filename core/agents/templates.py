@@ -10,10 +10,17 @@ Must not import: anything but the standard library.
 
 from __future__ import annotations
 
-VERSION = "templates/3"
+VERSION = "templates/4"
 
 PHRASES: dict[str, dict[str, str]] = {
     "en": {
+        "consent": "Yes, of course — go ahead.",
+        "consent@m": "Yes, of course — go ahead and examine him.",
+        "consent@f": "Yes, of course — go ahead and examine her.",
+        "not_before": "This is the first time I've had anything like this.",
+        "not_before@m": "This is the first time he's had anything like this.",
+        "not_before@f": "This is the first time she's had anything like this.",
+        "unknown_test": "{text}: not a test I know — please check the name.",
         "age@m": "He's {text}.", "age@f": "She's {text}.",
         "age_text@m": "He's {text} old.", "age_text@f": "She's {text} old.",
         "occupation@m": "He's {text}.", "occupation@f": "She's {text}.",
@@ -34,6 +41,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "join": " ", "list_sep": ", ", "list_and": " and ",
     },
     "es": {
+        "consent": "Sí, claro, adelante.",
+        "consent@m": "Sí, claro, explórelo.", "consent@f": "Sí, claro, explórela.",
+        "not_before": "Es la primera vez que me pasa algo así.",
+        "not_before@m": "Es la primera vez que le pasa algo así.",
+        "not_before@f": "Es la primera vez que le pasa algo así.",
+        "unknown_test": "{text}: no conozco ninguna prueba con ese nombre; compruebe el nombre.",
         "age@m": "Tiene {text} años.", "age@f": "Tiene {text} años.",
         "age_text@m": "Tiene {text}.", "age_text@f": "Tiene {text}.",
         "occupation@m": "Es {text}.", "occupation@f": "Es {text}.",
@@ -55,6 +68,12 @@ PHRASES: dict[str, dict[str, str]] = {
         "join": " ", "list_sep": ", ", "list_and": " y ",
     },
     "fr": {
+        "consent": "Oui, bien sûr, allez-y.",
+        "consent@m": "Oui, bien sûr, examinez-le.", "consent@f": "Oui, bien sûr, examinez-la.",
+        "not_before": "C'est la première fois que j'ai quelque chose comme ça.",
+        "not_before@m": "C'est la première fois qu'il a quelque chose comme ça.",
+        "not_before@f": "C'est la première fois qu'elle a quelque chose comme ça.",
+        "unknown_test": "{text} : je ne connais pas d'examen de ce nom ; vérifiez le nom.",
         "age@m": "Il a {text} ans.", "age@f": "Elle a {text} ans.",
         "age_text@m": "Il a {text}.", "age_text@f": "Elle a {text}.",
         "occupation@m": "Il est {text}.", "occupation@f": "Elle est {text}.",
@@ -78,6 +97,14 @@ PHRASES: dict[str, dict[str, str]] = {
         "join": " ", "list_sep": ", ", "list_and": " et ",
     },
     "de": {
+        "consent": "Ja, natürlich, nur zu.",
+        "consent@m": "Ja, natürlich, untersuchen Sie ihn.",
+        "consent@f": "Ja, natürlich, untersuchen Sie sie.",
+        "not_before": "So etwas hatte ich noch nie.",
+        "not_before@m": "So etwas hatte er noch nie.",
+        "not_before@f": "So etwas hatte sie noch nie.",
+        "unknown_test": "{text}: eine Untersuchung dieses Namens kenne ich nicht – bitte prüfen "
+                        "Sie den Namen.",
         "age@m": "Er ist {text} Jahre alt.", "age@f": "Sie ist {text} Jahre alt.",
         "age_text@m": "Er ist {text} alt.", "age_text@f": "Sie ist {text} alt.",
         "occupation@m": "Er ist {text}.", "occupation@f": "Sie ist {text}.",
@@ -102,6 +129,11 @@ PHRASES: dict[str, dict[str, str]] = {
         "join": " ", "list_sep": ", ", "list_and": " und ",
     },
     "zh-Hans": {
+        "consent": "好的，您检查吧。",
+        "consent@m": "好的，您给他检查吧。", "consent@f": "好的，您给她检查吧。",
+        "not_before": "这是第一次。",
+        "not_before@m": "他这是第一次。", "not_before@f": "她这是第一次。",
+        "unknown_test": "{text}：我不知道有这项检查，请核对名称。",
         "age@m": "他{text}岁。", "age@f": "她{text}岁。",
         "age_text@m": "他{text}。", "age_text@f": "她{text}。",
         "occupation@m": "他是{text}。", "occupation@f": "她是{text}。",
@@ -136,7 +168,6 @@ ONSET_FITS: dict[str, str] = {
           r"allmählich|während|in der|\d+)\b",
 }
 
-
 def lang_key(tag: str) -> str:
     """The template language for a BCP-47 tag (zh → zh-Hans, unknown → en)."""
     if tag in PHRASES:
@@ -169,4 +200,3 @@ def grammatical_sex(sex: str | None) -> str:
     """'f' or 'm' from a free-text sex ('female', 'varón', 'weiblich', '女'); 'm' if unsure."""
     text = (sex or "").strip().lower()
     return "f" if text.startswith(_FEMALE) else "m"
-

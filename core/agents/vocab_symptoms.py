@@ -88,7 +88,9 @@ SYMPTOMS: dict[str, Names] = {
                  "fr": "sueurs|transpiration", "de": "schwitzen", "zh": "出汗|大汗"},
     "dysuria": {"en": "dysuria|pain on passing urine|burning when passing urine|"
                       "burning urine|painful urination",
-                "es": "disuria|escozor al orinar", "fr": "dysurie|brûlures urinaires",
+                "es": "disuria|escozor al orinar|escuece al orinar|ardor al orinar|"
+                      "dolor al orinar",
+                "fr": "dysurie|brûlures urinaires|brûlure en urinant",
                 "de": "dysurie|brennen beim wasserlassen", "zh": "尿痛|排尿疼痛"},
     "haematuria": {"en": "haematuria|hematuria|blood in the urine|blood in urine|red urine",
                    "es": "hematuria|sangre en la orina", "fr": "hématurie|sang dans les urines",
@@ -126,6 +128,53 @@ SYMPTOMS: dict[str, Names] = {
                       "zh": "食欲不振|没胃口"},
     "thirst": {"en": "thirst|thirsty|polydipsia", "es": "sed|polidipsia",
                "fr": "soif|polydipsie", "de": "durst", "zh": "口渴|多饮"},
+    "suicidal_thoughts": {"en": "suicidal thoughts|suicidal ideation|thoughts of suicide|"
+                                "thoughts of ending your life|ending your life|end your life|"
+                                "ending my life|end my life|killing yourself|kill yourself|"
+                                "wanting to die|wish you were dead|self harm|harming yourself",
+                          "es": "ideas de suicidio|ideación suicida|pensamientos suicidas|"
+                                "quitarse la vida|hacerse daño",
+                          "fr": "idées suicidaires|idées noires|envie de mourir|"
+                                "mettre fin à vos jours",
+                          "de": "suizidgedanken|lebensmüde|selbstmordgedanken|"
+                                "sich das leben nehmen",
+                          "zh": "自杀念头|轻生|想死|自残"},
     "night_sweats": {"en": "night sweats", "es": "sudores nocturnos", "fr": "sueurs nocturnes",
                      "de": "nachtschweiß", "zh": "盗汗"},
+}
+
+# Everyday words and the words records use for the same thing, for matching a question's
+# words to a symptom's names ("Is his tummy swollen?" → "distended abdomen") and to stored
+# text (`core.agents.questions.found_in`).
+WORD_EQUIVALENTS: dict[str, tuple[str, ...]] = {
+    "tummy": ("abdomen", "abdominal", "belly", "stomach"),
+    "belly": ("abdomen", "abdominal", "tummy", "stomach"),
+    "stomach": ("abdomen", "abdominal", "tummy", "belly"),
+    "abdomen": ("abdominal", "tummy", "belly", "stomach"),
+    "arm": ("upper limb", "upper extremity", "upper extremities"),
+    "arms": ("upper limbs", "upper limb", "upper extremities"),
+    "leg": ("lower limb", "lower extremity", "lower extremities"),
+    "legs": ("lower limbs", "lower limb", "lower extremities"),
+    "swollen": ("swelling", "distended", "distension", "enlarged"),
+    "swelling": ("swollen", "distended", "distension", "enlarged"),
+    "bloated": ("distended", "distension", "bloating", "fullness"),
+    "weak": ("weakness", "strength"), "weakness": ("weak", "strength"),
+    "tired": ("fatigue", "tiredness", "exhaustion", "lethargy"),
+    "touch": ("palpation", "pressing"), "press": ("palpation", "pressing"),
+    "cry": ("crying", "screaming"), "walk": ("walking", "gait"),
+    "walking": ("walk", "gait"), "see": ("vision", "visual"), "eyesight": ("vision", "visual"),
+    "pee": ("urine", "urinating", "urination"), "wee": ("urine", "urination"),
+    "poo": ("stool", "stools", "bowel"), "lump": ("mass", "swelling", "node"),
+    "sweats": ("sweating", "diaphoresis"), "sweaty": ("sweating", "diaphoresis"),
+    "thirsty": ("thirst", "polydipsia"), "breath": ("breathing", "breathless", "dyspnea"),
+    # Irregular forms that no suffix rule finds.
+    "lost": ("loss", "losing"), "lose": ("loss", "losing", "lost"), "ate": ("eat", "eating"),
+    "eat": ("ate", "eaten", "eating"), "drank": ("drink", "drinking"),
+    "drink": ("drank", "drunk", "drinking"), "put": ("putting", "gain", "gained"),
+    "birth": ("born", "delivered", "delivery", "gestation"),
+    "born": ("birth", "delivered", "delivery"), "slept": ("sleep", "sleeping"),
+    "sleep": ("slept", "sleeping"), "woke": ("wake", "waking"), "felt": ("feel", "feeling"),
+    "contrast": ("dye",), "dye": ("contrast",), "falling": ("loss", "thinning"),
+    "unsteady": ("ataxia", "balance", "gait", "wobbly"), "wobbly": ("unsteady", "ataxia"),
+    "less": ("decreased", "reduced", "poor"), "more": ("increased",),
 }

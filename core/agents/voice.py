@@ -19,6 +19,8 @@ from core.agents.templates import ONSET_FITS, lang_key, phrase
 
 _FIRST = re.compile(r"\b(?:I|I'm|I've|I'd|I'll|my|My|me|myself|we|our)\b")
 _SUBJECT = re.compile(r"^(?:the patient|patient|he|she)(?:'s|’s)?\b", re.IGNORECASE)
+# Record shorthand with the patient left out: "Denies fever, cough." is the patient denying.
+_BARE_REPORT = re.compile(r"^(?:Denies|Reports|Endorses|Complains of)\b")
 _POSSESSIVE_START = re.compile(r"^(?:the patient's|the patient’s|his|her)\b", re.IGNORECASE)
 _ADVERBS = frozenset("also never still often usually sometimes only just already recently "
                      "occasionally rarely always currently now previously mostly generally "
@@ -38,7 +40,8 @@ _COORDINATED = frozenset("maintains lives works drinks smokes takes uses eats fe
                          "denies has is notes walks sleeps exercises enjoys drives does goes "
                          "complains describes experiences wakes needs gets keeps tries plays "
                          "says thinks wants looks seems stays".split())
-_SUBORDINATORS = "while|when|that|because|as|until|after|before|since|if|although|though"
+_SUBORDINATORS = ("while|when|that|because|as|until|after|before|since|if|although|though|"
+                  "which")
 _DE_LOWER = frozenset("seit vor nach am im in an auf bei mit es er sie ich das die der den dem "
                       "ein eine kein keine nicht nur schon manchmal ab wenn als zu gelegentlich "
                       "immer oft hin und wieder etwas ganz sehr".split())
@@ -112,6 +115,8 @@ def _subject_clause(body: str, subject: re.Match[str]) -> str | None:
     tail = rest[idx + 1:]
     if rest[idx].lower() in _GERUND_AFTER and tail and tail[0].lower() in _GERUNDS:
         verb = "have been"
+    elif rest[idx].lower() == "reports" and tail and tail[0].lower() == "that":
+        verb = "say"  # "reports that these symptoms…" → "I say that…", not "I have that…"
     elif rest[idx].lower() == "denies":
         verb = ("haven't been" if tail and tail[0].lower() in _GERUNDS else
                 "have no" if tail and tail[0].lower() == "history" else "haven't had")
@@ -128,6 +133,8 @@ def _clause(clause: str, patient: str | None) -> str:
     about someone else."""
     lead = len(clause) - len(clause.lstrip())
     body = clause.strip()
+    if _BARE_REPORT.match(body):
+        body = "Patient " + body[0].lower() + body[1:]
     subject = _SUBJECT.match(body)
     others = bool(_OTHERS.search(body))
     if subject and patient and _gender(subject.group(0)) not in (None, patient):

@@ -124,8 +124,11 @@ class FindingIndex:
             out.extend(self._group(group))
         named = {concepts.family(t) for t in tags.specific}
         for modality in sorted(tags.generic - named):
-            out.extend(n.item for n in self.nodes
-                       if n.depth == 0 and modality in _modalities(n))
+            stored = [n for n in self.nodes if n.depth == 0 and modality in _modalities(n)]
+            # "CT angiogram" names one kind of CT: the stored one that says so, if any.
+            said = [n for n in stored if len(key.split()) > 1
+                    and any(contains(t, key) for t in n.terms)]
+            out.extend(n.item for n in said or stored)
         for want in sorted(tags.specific):
             best = self._best(key, want)
             if best is not None:
@@ -165,9 +168,14 @@ class FindingIndex:
         want = tags.specific | {f"{m}:*" for m in tags.generic}
         candidates = [e.payload for e in [best_for_name(key, self.entries)] if e]
         candidates += [n for n in (self._one_word(key), self._cjk_fragment(key)) if n]
+        wants_exam = {concepts.family(t) in _EXAM_FAMILIES for t in want}
         for node in candidates:
             have = node.tags | {f"{m}:*" for m in node.generic}
             if want and concepts.conflicts(frozenset(want), frozenset(have)):
+                continue
+            # A CT of the abdomen is not the abdominal examination, nor the other way round:
+            # a word shared by the names ("abdomen") must not cross that line.
+            if wants_exam and (node.kind == "exam") not in wants_exam:
                 continue
             return node
         return None

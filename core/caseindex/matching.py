@@ -123,12 +123,22 @@ def mentioned(sentence: str, entries: list[Entry], limit: int = 3) -> list[Entry
             if len(term) >= 6 and " " not in term and contains(text, _stem(term)):
                 best = max(best, 99.0)  # "diaphoresis" ~ "diaphoretic", "sweating" ~ "sweaty"
             elif len(term) >= 6 and not _CJK.search(term):
-                score = fuzz.partial_ratio(term, text, score_cutoff=FUZZY_SENTENCE)
-                best = max(best, score)
+                best = max(best, _typo_score(term, text))
         if best:
             scored.append((-best, entry.order, entry))
     scored.sort(key=lambda s: (s[0], s[1]))
     return [e for _, _, e in scored[:limit]]
+
+
+def _typo_score(term: str, text: str) -> float:
+    """How closely a passage of the text spells the term, 0 when not close: the passage
+    starts a word, with the term's first letter ("diaphoretic" ~ "diaphoresis"; neither
+    "Krampfanfall" nor "Anfall" is in "Schlaganfall")."""
+    found = fuzz.partial_ratio_alignment(term, text, score_cutoff=FUZZY_SENTENCE)
+    start = found.dest_start if found else 0
+    if found is None or text[start:start + 1] != term[0] or start and text[start - 1] != " ":
+        return 0.0
+    return found.score
 
 
 def _stem(word: str) -> str:

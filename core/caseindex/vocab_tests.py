@@ -36,7 +36,8 @@ LABS: dict[str, Names] = {
     "lab:lft": {
         "en": "liver function tests|liver function test|liver function|lft|lfts|liver panel|"
               "hepatic panel|liver enzymes|liver tests|transaminases|cmp|"
-              "comprehensive metabolic panel",
+              "comprehensive metabolic panel|alt|ast|alp|ggt|gamma gt|alanine aminotransferase|"
+              "aspartate aminotransferase|alkaline phosphatase",
         "es": "perfil hepático|pruebas hepáticas|función hepática|transaminasas|"
               "enzimas hepáticas",
         "fr": "bilan hépatique|transaminases|enzymes hépatiques|fonction hépatique|"
@@ -224,6 +225,33 @@ LABS: dict[str, Names] = {
     "lab:group_save": {"en": "group and save|type and screen|crossmatch|blood group",
                        "es": "grupo sanguíneo|pruebas cruzadas", "fr": "groupe sanguin",
                        "de": "blutgruppe|kreuzprobe", "zh": "血型|交叉配血"},
+    "lab:ldh": {"en": "lactate dehydrogenase|ldh|ld|serum ldh", "es": "lactato deshidrogenasa|ldh",
+                "fr": "lactate déshydrogénase|ldh", "de": "laktatdehydrogenase|ldh",
+                "zh": "乳酸脱氢酶"},
+    "lab:ana": {"en": "antinuclear antibodies|antinuclear antibody|ana|ana screen",
+                "es": "anticuerpos antinucleares|ana", "fr": "anticorps antinucléaires|aan",
+                "de": "antinukleäre antikörper|ana", "zh": "抗核抗体"},
+    "lab:rf": {"en": "rheumatoid factor|rf", "es": "factor reumatoide", "fr": "facteur rhumatoïde",
+               "de": "rheumafaktor", "zh": "类风湿因子"},
+    "lab:pth": {"en": "parathyroid hormone|pth", "es": "parathormona|pth",
+                "fr": "parathormone|pth", "de": "parathormon|pth", "zh": "甲状旁腺激素"},
+    "lab:afp": {"en": "alpha fetoprotein|afp", "es": "alfafetoproteína", "fr": "alphafœtoprotéine",
+                "de": "alpha fetoprotein|afp", "zh": "甲胎蛋白"},
+    "lab:cea": {"en": "carcinoembryonic antigen|cea", "es": "antígeno carcinoembrionario",
+                "fr": "antigène carcinoembryonnaire|ace", "de": "cea", "zh": "癌胚抗原"},
+    "emg": {"en": "electromyography|emg|electromyogram", "es": "electromiografía|emg",
+            "fr": "électromyogramme|électromyographie|emg", "de": "elektromyographie|emg",
+            "zh": "肌电图"},
+    "eeg": {"en": "electroencephalogram|eeg|electroencephalography",
+            "es": "electroencefalograma|eeg", "fr": "électroencéphalogramme|eeg",
+            "de": "elektroenzephalogramm|eeg", "zh": "脑电图"},
+    "ncs": {"en": "nerve conduction studies|nerve conduction study|ncs|nerve conduction",
+            "es": "estudio de conducción nerviosa|electroneurografía",
+            "fr": "étude de la conduction nerveuse", "de": "nervenleitgeschwindigkeit|nlg",
+            "zh": "神经传导"},
+    "pft": {"en": "pulmonary function tests|lung function tests|pft|pfts|spirometry",
+            "es": "espirometría|pruebas de función respiratoria", "fr": "spirométrie|efr",
+            "de": "spirometrie|lungenfunktion", "zh": "肺功能"},
     "ecg": {
         "en": "ecg|ekg|electrocardiogram|12 lead ecg|electrocardiograph",
         "es": "electrocardiograma", "fr": "électrocardiogramme",

@@ -1,0 +1,1 @@
+"""Tests that need the peer samples (imported AgentClinic, AI Hospital and RJUA files)."""

@@ -1,0 +1,76 @@
+"""Our probe suite (issue 19) through the real offline agents and the fidelity checks, over
+the bundled library. Three files: `bundled_tune` (what the agents were tuned on),
+`bundled_heldout` (kept aside, first run after tuning) and `bundled_heldout_v2` (written
+after that, frozen before its first run); each must meet the targets on its own."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.caseio import load_bundled_cases
+from core.errors import InputError
+from core.fidelity.probes import grade, load_probes, to_replay
+from core.fidelity.record import build_record
+from tests.probe_support import assert_targets, run
+
+PROBES = Path(__file__).parent / "probes"
+FILES = sorted(PROBES.glob("*.jsonl"))
+CASES = {c.id: c for c in load_bundled_cases()}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_the_probes_answer_right_through_the_real_agents(path: Path) -> None:
+    _, results, figures = run(path, CASES)
+    assert_targets(results, figures)
+
+
+def test_the_suite_covers_every_case_language_and_role() -> None:
+    probes = [p for path in FILES for p in load_probes(path)]
+    assert len(probes) >= 300 and len({p.id for p in probes}) == len(probes)
+    assert {p.case for p in probes} == set(CASES)
+    by_language = {(CASES[p.case].language.split("-")[0], p.role) for p in probes}
+    assert by_language >= {(lang, role) for lang in ("en", "es", "fr", "de", "zh")
+                           for role in ("patient", "examiner")}
+    assert {p.expect for p in probes} >= {"affirm", "deny", "consent", "complaint", "unknown",
+                                          "history", "value", "normal", "refuse",
+                                          "unknown_test"}
+    assert all(p.why.strip() for p in probes)
+
+
+def test_grading_fails_an_answer_without_the_expected_property() -> None:
+    probe = load_probes(PROBES / "bundled_tune.jsonl")[0]  # card-001: chest pain before
+    case = CASES[probe.case]
+    record = build_record(case)
+    invented = "Yes, heavy, like a weight pressing on my chest, 8 out of 10."
+    assert grade(probe, invented, case, record)[0] is False
+    assert grade(probe, "I think it's an inferior STEMI.", case, record) == \
+        (False, "leaks 'inferior stemi'")
+
+
+@pytest.mark.parametrize("line, message", [
+    ("{not json", "bad.jsonl:1: not JSON"),
+    (json.dumps({"id": "x", "case": "card-001", "role": "patient", "say": "Hi",
+                 "expect": "refuse", "why": "w"}),
+     "bad.jsonl:1: field 'expect': 'refuse' is not a patient expectation"),
+    (json.dumps({"id": "x", "case": "card-001", "role": "doctor", "say": "Hi",
+                 "expect": "deny", "why": "w"}), "bad.jsonl:1: field 'role'"),
+    (json.dumps({"id": "x", "case": "card-001", "role": "patient", "say": "Hi",
+                 "expect": "deny"}), "bad.jsonl:1: field 'why'"),
+])
+def test_a_bad_probe_line_is_one_clear_error(tmp_path: Path, line: str, message: str) -> None:
+    path = tmp_path / "bad.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    with pytest.raises(InputError) as err:
+        load_probes(path)
+    assert str(err.value).startswith(str(tmp_path / message)), str(err.value)
+
+
+def test_probes_become_replay_doctor_lines() -> None:
+    probes = load_probes(PROBES / "bundled_tune.jsonl")
+    lines = to_replay(probes)
+    assert [line["case"] for line in lines] == list(dict.fromkeys(p.case for p in probes))
+    first = [p.say for p in probes if p.case == "card-001"]
+    assert lines[0] == {"case": "card-001", "say": first}
