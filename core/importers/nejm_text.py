@@ -145,7 +145,7 @@ def _segments(text: str) -> list[str]:
     cuts = [m.start() for m in numbered] if len(numbered) >= 2 else []
     pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=False)]
     pieces = [re.sub(r"^\d{1,2}[.)]\s+", "", p) if cuts else p for p in pieces]
-    out = []
+    out: list[str] = []
     for piece in pieces:
         out.extend(p.strip() for p in re.split(r"(?:^|\s)[-•–]\s+", piece) if p.strip())
     return out
