@@ -4,11 +4,11 @@ Imports `core.engine` (and through it litellm, lazily and off the event loop) on
 called, never at start-up; `preload_models` starts litellm's import in a background thread
 so the first model batch does not wait for it. Play sessions: the case row exists before
 the consultation (foreign key), and a consultation the user cancels is stored as
-'cancelled' even if the engine was interrupted mid-turn. Batches are `db.batch_runs`, the
-orchestration `bedside run` uses, with the live registry as an extra sink and per-job
+'cancelled' even if the engine was interrupted mid-turn. Batches are `core.usecases.runs`,
+the orchestration `bedside run` uses, with the live registry as an extra sink and per-job
 cancel events.
 
-Must not import at module level: core.engine, core.batch, core.llm, db.batch_runs, litellm.
+Must not import at module level: core.engine, core.batch, core.llm, core.usecases, litellm.
 """
 
 from __future__ import annotations
@@ -134,13 +134,14 @@ async def run_batch_in_app(app: AppServices, cases: list[Case], models: list[str
     before the batch starts and can be cancelled on its own (or all at once)."""
     from core.batch import Job, JobControl
     from core.ids import new_id
-    from db import batch_runs
+    from core.usecases import runs
+    from db.store import SqliteStore
     from tui.app.live_registry import LiveItem
 
-    db, registry = app.db, app.live
+    store, registry = SqliteStore(app.db), app.live
     configs = [model_config(m, api_base, patient, examiner) for m in models]
-    spec = batch_runs.create(db, cases, configs, concurrency=concurrency, one_step=one_step,
-                             origin="app")
+    spec = runs.create(store, cases, configs, concurrency=concurrency, one_step=one_step,
+                       origin="app")
 
     def plan(job: Job) -> JobControl:
         label = config_label(job.config, "")
@@ -149,5 +150,5 @@ async def run_batch_in_app(app: AppServices, cases: list[Case], models: list[str
                                                    else ""), run_id=spec.run_id))
         return JobControl(item.consultation_id, item.cancel_event)
 
-    await batch_runs.execute(db, spec, plan=plan, extra_sink=registry)
+    await runs.execute(store, spec, plan=plan, extra_sink=registry)
     return spec.run_id

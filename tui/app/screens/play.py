@@ -176,18 +176,16 @@ class PlayScreen(BedsideScreen):
         for widget in self.query("#play-inputs, #play-inputs-2"):
             widget.display = False
         self.refresh_bindings()
-        started = True
         try:
             row = get_consultation(self.bedside.db, self.consultation_id)
         except USER_ERRORS:  # it never started (the error was shown): reveal nothing
-            started = False
-            row = {"end_reason": "not started", "diagnosis": None, "correct": None,
-                   "status": "not started", "error": None}
-        self.outcome = Outcome(end_reason=row["end_reason"], diagnosis=row["diagnosis"],
-                               correct=None if row["correct"] is None else bool(row["correct"]),
-                               truth=self.case.truth.diagnosis if started else None,
-                               status=row["status"],
-                               error=row.get("error"))
+            row = None
+        if row is None:
+            self.outcome = Outcome(end_reason="not started", status="not started")
+        else:
+            self.outcome = Outcome(end_reason=row.end_reason, diagnosis=row.diagnosis,
+                                   correct=row.correct, truth=self.case.truth.diagnosis,
+                                   status=row.status, error=row.error)
         reveal = self.query_one("#play-reveal", Static)
         text = render_outcome(self.outcome)
         text.append("\nEscape: back to the case library", style="dim")

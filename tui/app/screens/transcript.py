@@ -56,22 +56,22 @@ class TranscriptScreen(BedsideScreen):
         except BedsideError as err:
             self.bedside.show_error(err)
             return
-        truth, title = None, row["case_id"]
+        truth, title = None, row.case_id
         try:
             from db.cases import get_case
 
-            case = get_case(db, row["case_id"])
+            case = get_case(db, row.case_id)
             truth, title = case.truth.diagnosis, f"{case.id} — {case.title}"
         except BedsideError:
             pass
         head = Text(sanitize(title), style="bold")
-        head.append(sanitize(f"   doctor: {row['doctor'] or '?'}   status: {row['status']}"),
+        head.append(sanitize(f"   doctor: {row.doctor or '?'}   status: {row.status}"),
                     style="dim")
         self.query_one("#transcript-title", Static).update(head)
         self.query_one(TranscriptView).set_turns(transcript.turns)
-        self.outcome = Outcome(end_reason=row["end_reason"], diagnosis=row["diagnosis"],
-                               correct=None if row["correct"] is None else bool(row["correct"]),
-                               truth=truth, status=row["status"], error=row["error"])
+        self.outcome = Outcome(end_reason=row.end_reason, diagnosis=row.diagnosis,
+                               correct=row.correct, truth=truth, status=row.status,
+                               error=row.error)
         self.query_one("#outcome", Static).update(render_outcome(self.outcome))
 
     def action_bottom(self) -> None:
