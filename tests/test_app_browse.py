@@ -199,8 +199,9 @@ def test_baseline_counts_what_the_results_table_counts(tmp_path: Path) -> None:
     from core.transcript import EndReason, Transcript, Verdict
     from db.cases import save_cases
     from db.connection import open_db
+    from core.usecases.results import baseline
     from db.consultations import save_transcript
-    from tui.app.queries import baseline
+    from db.store import SqliteStore
 
     seed(tmp_path / "b.db")
     db = open_db(tmp_path / "b.db")
@@ -213,5 +214,5 @@ def test_baseline_counts_what_the_results_table_counts(tmp_path: Path) -> None:
     save_transcript(db, wrong, consultation_id="imp-placeholder", origin="import:x")
     upper = wrong.model_copy(update={"case_id": load_bundled_cases()[0].id})
     save_transcript(db, upper, consultation_id="one-step-x", origin="one_step")
-    rows = {r.doctor: r for r in baseline(db, humans_only=False)}
+    rows = {r.doctor: r for r in baseline(SqliteStore(db), humans_only=False)}
     assert (rows["model-x"].n, rows["model-x"].correct) == (1, 1)

@@ -153,10 +153,13 @@ class PlayScreen(BedsideScreen):
 
     async def consult(self) -> None:
         """Run the consultation through the engine, then reveal the truth and verdict."""
-        from tui.app.engine_bridge import run_human
+        from core.usecases.play import run_human
 
+        setup = self.setup
         try:
-            await run_human(self.bedside, self.case, self.setup,
+            await run_human(self.bedside.store, self.case, name=setup.name,
+                            budget=setup.budget, patient=setup.patient,
+                            examiner=setup.examiner, api_base=setup.api_base,
                             consultation_id=self.consultation_id, sink=ScreenSink(self),
                             next_action=self.next_action, cancel_event=self.cancel_event)
         except Exception as err:
@@ -167,7 +170,6 @@ class PlayScreen(BedsideScreen):
 
     def reveal(self) -> None:
         """The consultation is over: show the truth and the verdict from the database."""
-        from db.consultations import get_consultation
         from tui.app.services import USER_ERRORS
 
         self.finished = True
@@ -177,7 +179,7 @@ class PlayScreen(BedsideScreen):
             widget.display = False
         self.refresh_bindings()
         try:
-            row = get_consultation(self.bedside.db, self.consultation_id)
+            row = self.bedside.store.get_consultation(self.consultation_id)
         except USER_ERRORS:  # it never started (the error was shown): reveal nothing
             row = None
         if row is None:
@@ -269,7 +271,7 @@ class PlayScreen(BedsideScreen):
         """Cancel an unfinished consultation (stored as cancelled) and go back."""
         if not self.finished:
             self.cancel_event.set()
-            self.bedside.workers.cancel_group(self.bedside, "play")
+            self.app.workers.cancel_group(self.app, "play")
             self.notify("Consultation cancelled; it is stored as cancelled.")
         if self.is_current:
             self.app.pop_screen()
