@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from typing import Any
 
 from sqlite_utils import Database
 
 from core.metrics.base import Metrics
-from core.records.runs import MetricRow
 from core.transcript import utc_now
 from db.jsoncol import dumps, loads
 
@@ -43,26 +41,52 @@ def get_metrics(db: Database, consultation_id: str) -> Metrics:
             .rows_where("consultation_id = ?", [consultation_id], order_by="name")}
 
 
-def _row(r: dict[str, Any]) -> MetricRow:
-    return MetricRow.model_validate({**r, "detail": loads(r["detail"], {}) or {}})
-
-
-def metric_rows(db: Database, consultation_ids: Iterable[str] | None = None,
-                names: Iterable[str] | None = None) -> list[MetricRow]:
-    """Stored metric rows of these consultations (all when None) and these metric names
-    (all when None)."""
+def metrics_by_consultation(db: Database, consultation_ids: Iterable[str],
+                            names: Iterable[str] | None = None) -> dict[str, Metrics]:
+    """consultation → `{name: (value, detail)}` of these consultations' stored metrics (of
+    these names; all when None). The results tables read thousands of values at once: as
+    plain metric pairs, not one record each."""
     name_list = list(names) if names is not None else None
-    name_sql = f" AND name IN ({','.join('?' * len(name_list))})" if name_list else ""
     if name_list == []:
-        return []
-    if consultation_ids is None:
-        return [_row(r) for r in db.query(f"SELECT * FROM metrics WHERE 1{name_sql}",
-                                          name_list or [])]
+        return {}
+    name_sql = f" AND {_names_sql(name_list)}" if name_list else ""
     ids = list(consultation_ids)
-    out: list[MetricRow] = []
+    out: dict[str, Metrics] = {}
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start:start + _CHUNK]
-        out += [_row(r) for r in db.query(
-            f"SELECT * FROM metrics WHERE consultation_id IN ({','.join('?' * len(chunk))})"
-            f"{name_sql}", [*chunk, *(name_list or [])])]
+        for cid, name, value, detail in db.execute(
+                "SELECT consultation_id, name, value, detail FROM metrics WHERE consultation_id"
+                f" IN ({','.join('?' * len(chunk))}){name_sql}", [*chunk, *(name_list or [])]):
+            out.setdefault(cid, {})[name] = (value, loads(detail, {}) or {})
+    return out
+
+
+def _names_sql(names: list[str]) -> str:
+    return f"name IN ({','.join('?' * len(names))})"
+
+
+def metric_hashes(db: Database, names: Iterable[str]) -> dict[str, dict[str, str | None]]:
+    """consultation → metric name → content hash of the case each stored value was
+    computed on, for these metric names (what tells a stale value from a current one)."""
+    wanted = list(names)
+    out: dict[str, dict[str, str | None]] = {}
+    if wanted:
+        for cid, name, digest in db.execute("SELECT consultation_id, name, case_hash FROM"
+                                            f" metrics WHERE {_names_sql(wanted)}", wanted):
+            out.setdefault(cid, {})[name] = digest
+    return out
+
+
+def metric_keys(db: Database,
+                names: Iterable[str]) -> dict[str, dict[str, tuple[str | None, bool]]]:
+    """consultation → metric name → (cache key, whether the call failed) of the stored
+    values of these (LLM-based) metrics."""
+    wanted = list(names)
+    out: dict[str, dict[str, tuple[str | None, bool]]] = {}
+    if wanted:
+        for cid, name, key, failed in db.execute(
+                "SELECT consultation_id, name, cache_key,"
+                " coalesce(json_extract(detail, '$.failed'), 0) FROM metrics WHERE"
+                f" {_names_sql(wanted)}", wanted):
+            out.setdefault(cid, {})[name] = (key, bool(failed))
     return out

@@ -18,7 +18,7 @@ from core.case import Case
 from core.events import EventSink
 from core.metrics.base import Metrics
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
-                               MetricRow, RunProgress, RunRecord, StudyListRow)
+                               RunProgress, RunRecord, StudyListRow)
 from core.transcript import Transcript
 from db import cases as case_repo
 from db import consultations as consultation_repo
@@ -169,10 +169,18 @@ class SqliteStore:
         """Every stored metric of one consultation, `{name: (value, detail)}`."""
         return metric_repo.get_metrics(self.db, consultation_id)
 
-    def metric_rows(self, consultation_ids: Iterable[str] | None = None,
-                    names: Iterable[str] | None = None) -> list[MetricRow]:
-        """Stored metric rows, of these consultations and these names (all when None)."""
-        return metric_repo.metric_rows(self.db, consultation_ids, names)
+    def metrics_by_consultation(self, consultation_ids: Iterable[str],
+                                names: Iterable[str] | None = None) -> dict[str, Metrics]:
+        """consultation → `{name: (value, detail)}` (these names; all when None)."""
+        return metric_repo.metrics_by_consultation(self.db, consultation_ids, names)
+
+    def metric_hashes(self, names: Iterable[str]) -> dict[str, dict[str, str | None]]:
+        """consultation → metric name → case content hash of each stored value."""
+        return metric_repo.metric_hashes(self.db, names)
+
+    def metric_keys(self, names: Iterable[str]) -> dict[str, dict[str, tuple[str | None, bool]]]:
+        """consultation → metric name → (cache key, failed) of each stored value."""
+        return metric_repo.metric_keys(self.db, names)
 
     # -- reader studies ---------------------------------------------------------------------
     def study_rows(self) -> list[StudyListRow]:

@@ -15,7 +15,7 @@ from core.case import Case
 from core.events import EventSink
 from core.metrics.base import Metrics
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
-                               MetricRow, RunProgress, RunRecord)
+                               RunProgress, RunRecord)
 from core.transcript import Transcript
 
 
@@ -155,9 +155,20 @@ class MetricStore(Protocol):
         """Every stored metric of one consultation, `{name: (value, detail)}`."""
         ...
 
-    def metric_rows(self, consultation_ids: Iterable[str] | None = None,
-                    names: Iterable[str] | None = None) -> list[MetricRow]:
-        """Stored metric rows, of these consultations and these names (all when None)."""
+    def metrics_by_consultation(self, consultation_ids: Iterable[str],
+                                names: Iterable[str] | None = None) -> dict[str, Metrics]:
+        """consultation → `{name: (value, detail)}` of these consultations (these metric
+        names; all when None), for tables that read thousands of values at once."""
+        ...
+
+    def metric_hashes(self, names: Iterable[str]) -> dict[str, dict[str, str | None]]:
+        """consultation → metric name → content hash of the case each stored value (of
+        these metrics) was computed on: what tells a stale value from a current one."""
+        ...
+
+    def metric_keys(self, names: Iterable[str]) -> dict[str, dict[str, tuple[str | None, bool]]]:
+        """consultation → metric name → (cache key, whether the call failed) of each stored
+        value of these (LLM-based) metrics: what tells a value already paid for."""
         ...
 
 

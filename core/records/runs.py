@@ -2,10 +2,10 @@
 
 `RunRecord` is a row of `runs` (JSON columns parsed, optionally with its consultation
 counts), `ConsultationSummary` a row of `consultations` (JSON columns parsed, no turns),
-`CaseLabel` what a listing needs of a case without parsing its record, `MetricRow` one
-stored metric value. `LiveRow` and `RunProgress` are what the live screen polls;
-`CaseImportReport` says what importing cases did; `BaselineRow` is one doctor's line of
-the app's Baseline tab.
+`CaseLabel` what a listing needs of a case without parsing its record. `LiveRow` and
+`RunProgress` are what the live screen polls; `CaseImportReport` says what importing cases
+did; `BaselineRow` is one doctor's line of the app's Baseline tab; `StudyListRow` one
+study of the Studies tab. Metric values cross as `core.metrics.base.Metrics` pairs.
 """
 
 from __future__ import annotations
@@ -108,21 +108,6 @@ class CaseLabel(BaseModel):
     language: str | None = Field(None, description="BCP-47 language tag.")
     placeholder: bool = Field(False, description="A stand-in for an imported transcript "
                               "whose record was not imported (no ground truth).")
-
-
-class MetricRow(BaseModel):
-    """One stored metric value of one consultation."""
-
-    consultation_id: str = Field(description="The consultation scored.")
-    name: str = Field(description="Metric name (`core.metrics.names`).")
-    value: float | None = Field(None, description="The value; None when undefined.")
-    detail: dict[str, Any] = Field(default_factory=dict, description="How it was obtained, "
-                                   "or why it is undefined (`reason`).")
-    computed_at: str | None = Field(None, description="ISO UTC time it was stored.")
-    case_hash: str | None = Field(None, description="Content hash of the case it was "
-                                  "computed on (stale when the case changes).")
-    cache_key: str | None = Field(None, description="For LLM-based metrics: the key of model, "
-                                  "parameters, prompt and case that produced it.")
 
 
 class LiveRow(BaseModel):

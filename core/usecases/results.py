@@ -17,19 +17,22 @@ from typing import Any
 from core.errors import InputError
 from core.metrics.names import GROUPINGS, NO_CASE, ONE_STEP
 from core.ports.runs import RunsStore
-from core.records.runs import BaselineRow, ConsultationSummary, MetricRow
+from core.metrics.base import Metrics
+from core.records.runs import BaselineRow, ConsultationSummary
 
-Metric = tuple[Any, dict[str, Any]]  # (value, parsed detail)
 # What a consultation row carries besides its own columns: its case's labels.
 _CASE_FIELDS = ("source", "specialty", "language")
+_NESTED = frozenset({"verdicts", "report", "meta"})
 
 
-def consultation_rows(store: RunsStore, run_id: str | None = None) -> list[dict[str, Any]]:
-    """Consultations (not superseded) as the table rules read them: the stored columns,
-    config parsed, and the case's source, specialty, language and placeholder flag."""
+def consultation_rows(store: RunsStore, run_id: str | None = None,
+                      status: str | None = None) -> list[dict[str, Any]]:
+    """Consultations (not superseded; of one run, in one status, when given) as the table
+    rules read them: the stored columns, config parsed, and the case's source, specialty,
+    language and placeholder flag."""
     labels = store.case_labels()
     rows = []
-    for c in store.list_consultations(run_id=run_id):
+    for c in store.list_consultations(run_id=run_id, status=status):
         row = _row(c)
         label = labels.get(c.case_id)
         for name in _CASE_FIELDS:
@@ -40,20 +43,17 @@ def consultation_rows(store: RunsStore, run_id: str | None = None) -> list[dict[
 
 
 def _row(c: ConsultationSummary) -> dict[str, Any]:
-    row = c.model_dump(exclude={"verdicts", "report", "meta"})
+    # The record's own field values (`vars`, not a recursive dump: thousands of rows, and
+    # the rules read none of the nested verdicts, report or meta).
+    row = {k: v for k, v in vars(c).items() if k not in _NESTED}
     row["correct"] = None if c.correct is None else int(c.correct)  # as stored: 0 / 1
     return row
 
 
 def metrics_by_consultation(store: RunsStore, ids: list[str],
-                            names: tuple[str, ...] | None = None
-                            ) -> dict[str, dict[str, Metric]]:
+                            names: tuple[str, ...] | None = None) -> dict[str, Metrics]:
     """consultation → metric name → (value, detail) of the stored metrics."""
-    out: dict[str, dict[str, Metric]] = defaultdict(dict)
-    rows: list[MetricRow] = store.metric_rows(ids, names) if ids else []
-    for r in rows:
-        out[r.consultation_id][r.name] = (r.value, r.detail)
-    return out
+    return store.metrics_by_consultation(ids, names) if ids else {}
 
 
 def results_table(store: RunsStore, *, by: str = "model",
@@ -103,11 +103,11 @@ def baseline(store: RunsStore, humans_only: bool = True) -> list[BaselineRow]:
     """
     from core.metrics.table import is_one_step, results_rows
 
-    rows = [r for r in consultation_rows(store)
+    # Only finished consultations are scored, so only they can change these columns.
+    rows = [r for r in consultation_rows(store, status="finished")
             if not is_one_step(r) and (not humans_only or
                                        (r["doctor"] or "").startswith("human:"))]
-    finished = [r["id"] for r in rows if r["status"] == "finished"]
-    metrics = metrics_by_consultation(store, finished, ("accuracy",))
+    metrics = metrics_by_consultation(store, [r["id"] for r in rows], ("accuracy",))
     minutes = _mean_minutes(rows, metrics)
     out = []
     for res in results_rows(rows, metrics, "model"):
@@ -122,7 +122,7 @@ def baseline(store: RunsStore, humans_only: bool = True) -> list[BaselineRow]:
 
 
 def _mean_minutes(rows: list[dict[str, Any]],
-                  metrics: dict[str, dict[str, Metric]]) -> dict[str, float]:
+                  metrics: dict[str, Metrics]) -> dict[str, float]:
     """Mean wall-clock minutes of each doctor's scored consultations (those the results
     table counts: finished, on a case with a record), where both times are stored."""
     from core.metrics.table import doctor_label

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict
 from collections.abc import Callable
 from typing import Any
 
@@ -80,19 +79,16 @@ def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: b
     from core.metrics.names import OFFLINE_NAMES
 
     get = _cached(find_case or case_finder(store))
-    # consultation → (metric names, case hashes) of the stored offline metrics
-    stored: dict[str, tuple[set[str], set[str | None]]] = defaultdict(lambda: (set(), set()))
-    for row in store.metric_rows(names=OFFLINE_NAMES):
-        stored[row.consultation_id][0].add(row.name)
-        stored[row.consultation_id][1].add(row.case_hash)
+    stored = store.metric_hashes(OFFLINE_NAMES)  # consultation → name → case hash
     done = 0
     for c in store.list_consultations(run_id=run_id, status="finished"):
         found = get(c.case_id)
         if found is None:
             continue
         case, digest = found
-        names, hashes = stored.get(c.id, (set(), set()))
-        if not recompute and names >= set(OFFLINE_NAMES) and hashes == {digest}:
+        hashes = stored.get(c.id, {})
+        if not recompute and set(hashes) >= set(OFFLINE_NAMES) \
+                and set(hashes.values()) == {digest}:
             continue  # complete and computed on this version of the case
         metrics = compute_metrics(case, store.get_transcript(c.id),
                                   one_step=_one_step(c) or None)
@@ -165,20 +161,17 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
     return summary
 
 
-def _stored_keys(store: RunsStore, ids: list[str]) -> dict[str, dict[str, tuple[str, bool]]]:
+def _stored_keys(store: RunsStore, ids: list[str]
+                 ) -> dict[str, dict[str, tuple[str | None, bool]]]:
     """consultation → metric → (cache key, failed) of the stored LLM-based metrics."""
-    out: dict[str, dict[str, tuple[str, bool]]] = defaultdict(dict)
     wanted = set(ids)
-    names = [n for role in _ROLE_NAMES.values() for n in role]
-    for row in store.metric_rows(names=names):
-        if row.consultation_id in wanted:
-            out[row.consultation_id][row.name] = (row.cache_key or "",
-                                                  bool(row.detail.get("failed")))
-    return out
+    stored = store.metric_keys([n for role in _ROLE_NAMES.values() for n in role])
+    return {cid: keys for cid, keys in stored.items() if cid in wanted}
 
 
 async def _score_one(store: RunsStore, cid: str, case: Case, digest: str,
-                     roles: list[tuple[str, Any, Any]], stored: dict[str, tuple[str, bool]],
+                     roles: list[tuple[str, Any, Any]],
+                     stored: dict[str, tuple[str | None, bool]],
                      recompute: bool, summary: ScoreSummary) -> str:
     """Run the roles still needed for one consultation; save each result at once."""
     from core.metrics.compute import judge_report, llm_key, rate_by_patient

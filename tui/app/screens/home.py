@@ -1,9 +1,10 @@
 """Home / browse: the case library (with filters), consultations, runs, studies, baseline.
 
-The screen reads through the app's store and the use cases (`core.usecases.results` for
-the Baseline tab, the same rules as the results table); widgets get data as attributes.
-Loading happens in a worker after the first paint; any error it meets (a database that
-cannot be opened or migrated) goes to the app's `show_error`, and the tabs stay empty.
+The screen reads through the app's store; the Baseline tab is `core.usecases.results.
+baseline` (the results table's own rules), computed in a thread worker on a store of its
+own. Widgets get data as attributes. Loading happens in a worker after the first paint;
+any error it meets (a database that cannot be opened or migrated) goes to the app's
+`show_error`, and the tabs stay empty.
 
 Must not import at module level: core.engine, litellm, the store or the use cases (they
 load after the first paint).
@@ -27,8 +28,10 @@ from tui.app.widgets.literal import literal
 from tui.app.widgets.tables import fill, selected_key
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from core.case import Case
-    from core.records.runs import RunRecord
+    from core.records.runs import BaselineRow, RunRecord
 
 FILTERS = ("specialty", "language", "source")
 #: The table each tab shows (focused when the tab is activated, so Enter works at once).
@@ -93,6 +96,8 @@ class HomeScreen(BedsideScreen):
         super().__init__()
         self.cases: list[Case] = []
         self.shown_cases: list[Case] = []
+        #: The Baseline tab's rows as last shown (None until the first load arrives).
+        self.baseline_rows: list[BaselineRow] | None = None
         self.loaded = False
 
     def compose(self) -> ComposeResult:
@@ -200,8 +205,6 @@ class HomeScreen(BedsideScreen):
 
     def refresh_db_tables(self) -> None:
         """Re-read consultations, runs, studies and the baseline."""
-        from core.usecases.results import baseline
-
         store = self.bedside.store
         fill(self.query_one("#consultations-table", DataTable),
              ("Case", "Doctor", "Status", "Verdict", "Turns", "Tests", "Cost $", "Started"),
@@ -217,13 +220,38 @@ class HomeScreen(BedsideScreen):
              ("Study", "Created", "Assignments", "Done"),
              ((s.id, (s.name, (s.created_at or "")[:10], s.assignments, s.done))
               for s in store.study_rows()))
+        self.load_baseline(self.bedside.db_path)
+
+    @work(thread=True, exclusive=True, group="baseline", exit_on_error=False)
+    def load_baseline(self, db_path: Path) -> None:
+        """Thread worker: the Baseline rows, by the results table's rules over every finished
+        consultation (more work than a paint should wait for), on a store of its own (a
+        connection belongs to the thread that opened it); the table is filled back on the
+        event loop."""
+        from core.usecases.results import baseline
+        from db.store import open_store
+
+        try:
+            store = open_store(db_path)
+            try:
+                rows = baseline(store, humans_only=False)
+            finally:
+                store.close()
+        except Exception as err:  # one line for user errors; the app logs the others
+            self.app.call_from_thread(self.bedside.show_error, err)
+            return
+        self.app.call_from_thread(self.show_baseline, rows)
+
+    def show_baseline(self, rows: list[BaselineRow]) -> None:
+        """Fill the Baseline tab: physicians first, then models, each by name."""
+        self.baseline_rows = sorted(rows, key=lambda b: (not b.doctor.startswith("human:"),
+                                                         b.doctor))
         fill(self.query_one("#baseline-table", DataTable),
              ("Doctor", "N", "Correct", "Accuracy", "95 % CI", "Turns", "Tests", "Minutes"),
              ((b.doctor, (b.doctor, b.n, b.correct, _percent(b.accuracy),
                           _interval(b.ci_low, b.ci_high), b.mean_turns, b.mean_tests,
                           b.mean_minutes))
-              for b in sorted(baseline(store, humans_only=False),
-                              key=lambda b: (not b.doctor.startswith("human:"), b.doctor))))
+              for b in self.baseline_rows))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter (or a double click) on a row opens it."""
