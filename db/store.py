@@ -17,6 +17,7 @@ from sqlite_utils import Database
 from core.case import Case
 from core.events import EventSink
 from core.metrics.base import Metrics
+from core.ports.runs import RunsStore
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
                                RunProgress, RunRecord, StudyListRow)
 from core.transcript import Transcript
@@ -197,3 +198,9 @@ def open_store(path: Path | str | None = None, *, migrate: bool = True) -> Sqlit
     """Open (creating and migrating if needed) the project database at `path` (the default
     one when None) as a store."""
     return SqliteStore(open_db(path, migrate=migrate))
+
+
+def _implements_the_protocols(store: SqliteStore) -> RunsStore:
+    """Never called: mypy checks here that SqliteStore implements every store protocol the
+    use cases take (a method missing or of another shape is a type error)."""
+    return store
