@@ -4,8 +4,6 @@ the `physical_exams` text into labelled result items.
 An NEJM question reads: who presented with what (and some history), then examination,
 laboratory, imaging and biopsy findings, then "What is the most likely diagnosis?". Only
 the presentation may reach the doctor up front; the findings belong to the examiner.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations
