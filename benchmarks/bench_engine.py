@@ -3,7 +3,7 @@
 Starts the fake OpenAI server (tests/fake_openai_server.py) in a child process with 200 ms
 latency per reply, then at concurrency 8 and 32:
   (a) bedside: 64 consultations of bundled cases, all four roles played by models on that
-      server, the way `bedside run` runs them: `db.batch_runs.execute` (core.batch.run_batch
+      server, the way `bedside run` runs them: `core.usecases.runs.execute` (core.batch.run_batch
       with the SQLite Recorder committing every event) on a temporary file database in WAL
       mode, created before the clock starts;
   (b) bare: the very same chat calls (same messages, so the same message growth), made
@@ -39,9 +39,8 @@ from core.config import AgentSpec, ConsultationConfig
 from core.engine import run_consultation
 from core.events import EventSink, ListSink
 from core.llm import LLMClient, load_litellm
-from db import batch_runs
-from db.connection import open_db
-from db.consultations import Recorder
+from core.usecases import runs
+from db.store import SqliteStore, open_store
 
 ROOT = Path(__file__).resolve().parents[1]
 KEY = "sk-bench-not-real"
@@ -87,12 +86,12 @@ class RecordingClient(LLMClient):
 CASES_USED, SEEDS = 16, 4  # 16 cases × 4 seeds = 64 distinct (case, config) pairs
 
 
-def run_spec(db: Any, base: str, concurrency: int) -> batch_runs.RunSpec:
+def run_spec(store: SqliteStore, base: str, concurrency: int) -> runs.RunSpec:
     """A stored run of 64 consultations: 16 bundled cases × 4 seeds of the all-model config
     (distinct seeds: a run plays each (case, config) pair once)."""
     configs = [llm_config(base).model_copy(update={"seed": s}) for s in range(SEEDS)]
-    return batch_runs.create(db, load_bundled_cases()[:CASES_USED], configs,
-                             concurrency=concurrency)
+    return runs.create(store, load_bundled_cases()[:CASES_USED], configs,
+                       concurrency=concurrency)
 
 
 async def record_calls(base: str) -> list[list[tuple[AgentSpec, list[dict[str, str]]]]]:
@@ -110,12 +109,12 @@ async def record_calls(base: str) -> list[list[tuple[AgentSpec, list[dict[str, s
 async def bedside_run(base: str, concurrency: int, folder: Path, stream: bool) -> float:
     """Wall time of 64 consultations recorded in SQLite, as `bedside run` (whole replies)
     or the app (streamed) does them; the database, run and cases exist before the clock."""
-    db = open_db(folder / f"bench-{time.time_ns()}.db")
-    spec = run_spec(db, base, concurrency)
+    store = open_store(folder / f"bench-{time.time_ns()}.db")
+    spec = run_spec(store, base, concurrency)
     t0 = time.perf_counter()
-    out = await batch_runs.execute(db, spec, llm=LLMClient(api_key=KEY, stream=stream))
+    out = await runs.execute(store, spec, llm=LLMClient(api_key=KEY, stream=stream))
     elapsed = time.perf_counter() - t0
-    db.close()
+    store.close()
     bad = [o for o in out if o.status != "finished"]
     if len(out) != CONSULTATIONS or bad:
         raise RuntimeError(f"{len(bad)} of {len(out)} consultations did not finish: "
@@ -182,12 +181,10 @@ def offline_ms_per_turn(make_sink: Callable[[], EventSink], rounds: int = 5) -> 
 
 
 def sqlite_recorder(folder: Path) -> Callable[[], EventSink]:
-    """A factory of Recorders on one temporary file database (WAL) holding the cases."""
-    db = open_db(folder / "offline.db")
-    from db.cases import save_cases
-
-    save_cases(db, load_bundled_cases())
-    return lambda: Recorder(db)
+    """A factory of recorders on one temporary file database (WAL) holding the cases."""
+    store = open_store(folder / "offline.db")
+    store.save_cases(load_bundled_cases())
+    return store.recorder
 
 
 async def measure(base: str, runs: int, folder: Path) -> list[dict[str, Any]]:

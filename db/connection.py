@@ -1,28 +1,17 @@
-"""Opening the store: the one place where migrations are applied and pragmas are set.
-
-Must not import: tui, textual, rich, litellm.
-"""
+"""Opening the store: the one place where migrations are applied and pragmas are set."""
 
 from __future__ import annotations
 
-import os
 import sqlite3
 from pathlib import Path
 
 from sqlite_utils import Database
 
 from core.errors import InputError
+from db.files import bedside_home, default_db_path
 from db.migrations import migrations
 
-
-def bedside_home() -> Path:
-    """The bedside home directory: $BEDSIDE_HOME, else ~/.bedside."""
-    return Path(os.environ.get("BEDSIDE_HOME") or Path.home() / ".bedside")
-
-
-def default_db_path() -> Path:
-    """Default project database: <home>/bedside.db."""
-    return bedside_home() / "bedside.db"
+__all__ = ["bedside_home", "default_db_path", "open_db"]
 
 
 def open_db(path: Path | str | None = None, *, migrate: bool = True) -> Database:

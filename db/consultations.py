@@ -24,7 +24,8 @@ from core.consultation_state import ConsultationState, agent_label, apply, super
 from core.errors import NotFoundError
 from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted, Event,
                          TestRequested, TokenDelta, TurnCompleted)
-from core.transcript import (EndReason, FinalReport, Transcript, Turn, Usage, Verdict,
+from core.records.runs import ConsultationSummary
+from core.transcript import (EndReason, Transcript, Turn, Usage, Verdict,
                              utc_now, verdict_correct)
 from db.jsoncol import dumps, loads
 
@@ -177,7 +178,7 @@ def save_transcript(db: Database, t: Transcript, *, consultation_id: str,
     tokens = (sum(x.usage.prompt_tokens for x in t.turns),
               sum(x.usage.completion_tokens for x in t.turns))
     with db.atomic():
-        db["consultations"].upsert({
+        db.table("consultations").upsert({
             "id": consultation_id, "run_id": run_id, "case_id": t.case_id, "config_key": origin,
             "doctor": t.doctor, "status": "finished",
             "end_reason": str(t.end_reason or EndReason.IMPORTED), "diagnosis": t.diagnosis,
@@ -190,8 +191,8 @@ def save_transcript(db: Database, t: Transcript, *, consultation_id: str,
             "cost_usd": sum(x.usage.cost_usd for x in t.turns), "started_at": utc_now(),
             "ended_at": utc_now(), "origin": origin, "meta": dumps(t.meta or None),
         }, pk="id")
-        db["turns"].delete_where("consultation_id = ?", [consultation_id])
-        db["turns"].insert_all([_turn_row(consultation_id, x) for x in t.turns])
+        db.table("turns").delete_where("consultation_id = ?", [consultation_id])
+        db.table("turns").insert_all([_turn_row(consultation_id, x) for x in t.turns])
     return consultation_id
 
 
@@ -207,29 +208,82 @@ def _row_to_turn(r: dict[str, Any]) -> Turn:
     )
 
 
-def get_consultation(db: Database, consultation_id: str) -> dict[str, Any]:
-    """The consultation row, JSON columns parsed."""
-    rows = list(db["consultations"].rows_where("id = ?", [consultation_id]))
-    if not rows:
+def _summary(row: dict[str, Any]) -> ConsultationSummary:
+    """A consultations row as a record: JSON columns parsed, NULL totals as 0."""
+    data = {k: v for k, v in row.items() if v is not None}
+    data["config"] = loads(row.get("config"), {}) or {}
+    data["verdicts"] = loads(row.get("verdicts"), []) or []
+    data["report"] = loads(row.get("report"))
+    data["meta"] = loads(row.get("meta"), {}) or {}
+    if row.get("correct") is not None:
+        data["correct"] = bool(row["correct"])
+    return ConsultationSummary.model_validate(data)
+
+
+def find_consultation(db: Database, consultation_id: str) -> ConsultationSummary | None:
+    """One consultation, or None."""
+    rows = list(db.table("consultations").rows_where("id = ?", [consultation_id]))
+    return _summary(rows[0]) if rows else None
+
+
+def get_consultation(db: Database, consultation_id: str) -> ConsultationSummary:
+    """One consultation; raise NotFoundError."""
+    found = find_consultation(db, consultation_id)
+    if found is None:
         raise NotFoundError(f"no consultation with id '{consultation_id}'")
-    row = rows[0]
-    for col in ("config", "verdicts", "report", "meta"):
-        row[col] = loads(row[col])
-    return row
+    return found
+
+
+def has_consultation(db: Database, consultation_id: str) -> bool:
+    """Whether a consultation with this id is stored."""
+    return db.execute("SELECT 1 FROM consultations WHERE id = ?",
+                      [consultation_id]).fetchone() is not None
+
+
+def list_consultations(db: Database, *, run_id: str | None = None, status: str | None = None,
+                       include_superseded: bool = False, newest_first: bool = False,
+                       limit: int | None = None) -> list[ConsultationSummary]:
+    """Consultations of one run (all when None) and one status (any when None), by id or
+    newest first; superseded ones (redone on resume) only when asked for."""
+    where: list[str] = ["1"]
+    args: list[Any] = []
+    if run_id is not None:
+        where, args = [*where, "run_id = ?"], [*args, run_id]
+    if status is not None:
+        where, args = [*where, "status = ?"], [*args, status]
+    if not include_superseded:
+        where.append(f"status != '{SUPERSEDED}'")
+    order = "started_at DESC" if newest_first else "id"
+    sql = f"SELECT * FROM consultations WHERE {' AND '.join(where)} ORDER BY {order}"
+    if limit is not None:
+        sql, args = sql + " LIMIT ?", [*args, limit]
+    return [_summary(r) for r in db.query(sql, args)]
 
 
 def get_transcript(db: Database, consultation_id: str) -> Transcript:
     """Rebuild a Transcript from the store."""
     row = get_consultation(db, consultation_id)
-    turns = [_row_to_turn(r) for r in
-             db["turns"].rows_where("consultation_id = ?", [consultation_id], order_by="idx")]
+    turns = [_row_to_turn(r) for r in db.table("turns").rows_where(
+        "consultation_id = ?", [consultation_id], order_by="idx")]
     return Transcript(
-        case_id=row["case_id"], turns=turns, diagnosis=row["diagnosis"],
-        end_reason=row["end_reason"], doctor=row["doctor"],
-        verdicts=[Verdict.model_validate(v) for v in row["verdicts"] or []],
-        report=FinalReport.model_validate(row["report"]) if row["report"] else None,
-        meta=row["meta"] or {},
+        case_id=row.case_id, turns=turns, diagnosis=row.diagnosis,
+        end_reason=EndReason(row.end_reason) if row.end_reason else None,
+        doctor=row.doctor, verdicts=row.verdicts,
+        report=row.report, meta=row.meta,
     )
+
+
+def turn_count(db: Database, consultation_id: str) -> int:
+    """How many turns of the consultation are stored."""
+    return db.execute("SELECT count(*) FROM turns WHERE consultation_id = ?",
+                      [consultation_id]).fetchone()[0]
+
+
+def seen_case_ids(db: Database, doctor: str) -> set[str]:
+    """Cases this doctor has already played (any status but cancelled)."""
+    rows = db.execute("SELECT DISTINCT case_id FROM consultations WHERE doctor = ?"
+                      " AND status != 'cancelled'", [doctor]).fetchall()
+    return {r[0] for r in rows}
 
 
 def done_keys(db: Database, run_id: str, *, retry_failed: bool = False) -> set[tuple[str, str]]:

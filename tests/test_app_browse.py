@@ -8,7 +8,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Select, TabbedContent
 
-from tests.app_support import home_loaded, painted_text, seed
+from tests.app_support import home_loaded, painted_text, seed, wait_until
 from tui.app.application import BedsideApp
 from tui.app.screens.help import HelpScreen
 from tui.app.screens.home import HomeScreen
@@ -199,8 +199,9 @@ def test_baseline_counts_what_the_results_table_counts(tmp_path: Path) -> None:
     from core.transcript import EndReason, Transcript, Verdict
     from db.cases import save_cases
     from db.connection import open_db
+    from core.usecases.results import baseline
     from db.consultations import save_transcript
-    from tui.app.queries import baseline
+    from db.store import SqliteStore
 
     seed(tmp_path / "b.db")
     db = open_db(tmp_path / "b.db")
@@ -213,5 +214,36 @@ def test_baseline_counts_what_the_results_table_counts(tmp_path: Path) -> None:
     save_transcript(db, wrong, consultation_id="imp-placeholder", origin="import:x")
     upper = wrong.model_copy(update={"case_id": load_bundled_cases()[0].id})
     save_transcript(db, upper, consultation_id="one-step-x", origin="one_step")
-    rows = {r.doctor: r for r in baseline(db, humans_only=False)}
+    rows = {r.doctor: r for r in baseline(SqliteStore(db), humans_only=False)}
     assert (rows["model-x"].n, rows["model-x"].correct) == (1, 1)
+
+
+async def test_baseline_tab_shows_the_results_table_numbers(tmp_path: Path) -> None:
+    # A physician with one right and one undecided consultation beside the seeded model
+    # one: the tab shows what `bedside results` counts (the undecided one is not in N).
+    from core.caseio import load_bundled_cases
+    from core.transcript import EndReason, Transcript, Verdict
+    from core.usecases.results import results_table
+    from db.store import open_store
+
+    seed(tmp_path / "b.db")
+    store = open_store(tmp_path / "b.db")
+    case = load_bundled_cases()[0]
+    for cid, verdicts in (("h1", [Verdict(moderator="exact", correct=True)]), ("h2", [])):
+        store.save_transcript(Transcript(case_id=case.id, doctor="human:ana", diagnosis="x",
+                                         end_reason=EndReason.DIAGNOSIS, verdicts=verdicts),
+                              consultation_id=cid, origin="engine")
+    expected = {r["doctor"]: r for r in results_table(store)}
+    app = BedsideApp(tmp_path / "b.db")
+    async with app.run_test(size=(120, 30)) as pilot:
+        home = await home_loaded(pilot)
+        await pilot.press("5")
+        table = home.query_one("#baseline-table", DataTable)
+        await wait_until(pilot, lambda: table.row_count == 2)
+        shown = {str(table.get_row_at(i)[0]): [str(c) for c in table.get_row_at(i)]
+                 for i in range(table.row_count)}
+    assert list(shown) == ["human:ana", "model-x"]  # physicians first
+    for doctor, cells in shown.items():
+        row = expected[doctor]
+        assert cells[1:4] == [str(row["n"]), str(row["correct"]), f"{row['accuracy']:.0%}"]
+    assert shown["human:ana"][1:4] == ["1", "1", "100%"]

@@ -12,7 +12,8 @@ import pytest
 
 from core.errors import InputError
 from tui.cli import app_only_args, build_parser
-from tui.cli.interactive import check_database, default_db_path, serve, serve_command
+from db.files import check_database
+from tui.cli.interactive import serve, serve_command
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("litellm", "core.engine", "sqlite_utils", "numpy", "core.case", "tui.cli.cases",
@@ -106,16 +107,6 @@ def test_check_database_accepts_new_and_existing_databases(tmp_path: Path) -> No
     before = (tmp_path / "old.db").read_bytes()
     assert check_database(tmp_path / "old.db") == tmp_path / "old.db"
     assert (tmp_path / "old.db").read_bytes() == before  # opened read-only
-
-
-def test_default_path_matches_the_store(monkeypatch: pytest.MonkeyPatch,
-                                        tmp_path: Path) -> None:
-    from db.connection import default_db_path as store_default
-
-    monkeypatch.setenv("BEDSIDE_HOME", str(tmp_path))
-    assert default_db_path() == store_default()
-    monkeypatch.delenv("BEDSIDE_HOME")
-    assert default_db_path() == store_default()
 
 
 def test_open_app_returns_the_app_exit_status(tmp_path: Path,

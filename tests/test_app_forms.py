@@ -10,7 +10,7 @@ from textual.widgets import Input
 
 from tests.app_support import wait_until
 from tui.app.application import BedsideApp
-from tui.app.engine_bridge import model_config
+from core.usecases.runs import model_config
 from tui.app.screens.forms import PlaySetup, PlaySetupScreen
 from tui.app.screens.forms_batch import BatchRequest, StartBatchScreen, parse_batch
 from tui.app.screens.home import HomeScreen

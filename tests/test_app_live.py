@@ -41,7 +41,7 @@ def _slow_batch(server: FakeOpenAIServer, n_cases: int = 2) -> BatchRequest:
 
 
 async def test_batch_started_from_the_form_runs_and_is_recorded(tmp_path: Path) -> None:
-    from db.batch_runs import resume
+    from core.usecases.runs import resume
 
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -68,7 +68,7 @@ async def test_batch_started_from_the_form_runs_and_is_recorded(tmp_path: Path) 
             assert app.db["turns"].count_where("consultation_id = ?", [cid]) >= 2
             assert row["correct"] in (0, 1)
     # Stored like a `bedside run` run: it can be resumed, and there is nothing left to do.
-    spec = resume(app.db, run["id"])
+    spec = resume(app.store, run["id"])
     assert len(spec.cases) == len(statuses) and spec.configs[0].doctor.kind == "scripted"
 
 

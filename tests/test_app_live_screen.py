@@ -16,7 +16,7 @@ from tui.app.application import BedsideApp
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.live import LiveScreen, describe_counts
 from tui.app.live_registry import LiveItem, LiveRegistry
-from tui.app.queries import planned_size
+from core.usecases.runs import outcome_message, planned_size
 
 
 def registry_items(app: BedsideApp, run_id: str, statuses: list[str]) -> list[LiveItem]:
@@ -116,14 +116,23 @@ def test_planned_size_reads_both_run_formats(tmp_path: Path) -> None:
     from db.connection import open_db
     from db.runs import create_run
 
+    from db.store import SqliteStore
+
     db = open_db(tmp_path / "b.db")
     create_run(db, run_id="cli", provenance={},
                config={"cases": ["a", "b", "c"], "configurations": [{}, {}]})
     create_run(db, run_id="old", provenance={}, config={"cases": ["a"], "models": ["m", "n"]})
     create_run(db, run_id="none", provenance={}, config={})
+    create_run(db, run_id="junk", provenance={}, config={})
     db["runs"].update("none", {"config": json.dumps("not a dict")})
-    assert (planned_size(db, "cli"), planned_size(db, "old")) == (6, 2)
-    assert planned_size(db, "none") is None and planned_size(db, "missing") is None
+    db["runs"].update("junk", {"config": "{not json"})
+    store = SqliteStore(db)
+
+    def planned(run_id: str) -> int | None:
+        return planned_size(store.find_run(run_id))
+
+    assert (planned("cli"), planned("old")) == (6, 2)
+    assert planned("none") is None and planned("junk") is None and planned("missing") is None
 
 
 def test_counts_are_described_in_a_fixed_order() -> None:
@@ -153,7 +162,7 @@ async def test_the_focused_consultation_streams_literally(tmp_path: Path) -> Non
 def test_run_outcome_counts_failures_and_quotes_the_first(tmp_path: Path) -> None:
     from db.connection import open_db
     from db.runs import create_run
-    from tui.app.queries import run_outcome
+    from db.store import SqliteStore
 
     db = open_db(tmp_path / "b.db")
     from core.caseio import load_bundled_cases
@@ -166,11 +175,11 @@ def test_run_outcome_counts_failures_and_quotes_the_first(tmp_path: Path) -> Non
         db["consultations"].insert({"id": f"c{i}", "case_id": case_id, "run_id": "r",
                                     "status": status, "error": f"Model error: 500 #{i}",
                                     "started_at": f"2025-01-01T00:00:0{i}Z"})
-    message, severity = run_outcome(db, "r")
+    message, severity = outcome_message(SqliteStore(db), "r")
     assert severity == "error" and "2 failed" in message and "500 #0" in message
     db["consultations"].insert({"id": "c9", "case_id": case_id, "run_id": "r",
                                 "status": "finished"})
-    message, severity = run_outcome(db, "r")
+    message, severity = outcome_message(SqliteStore(db), "r")
     assert severity == "warning" and "1 finished, 2 failed" in message
 
 

@@ -19,7 +19,8 @@ from tui.app.screens.forms import DiagnosisScreen, PlaySetupScreen
 from tui.app.widgets.confirm import ConfirmScreen
 from tui.app.screens.home import HomeScreen
 from tui.app.screens.play import PlayScreen
-from tui.app.queries import baseline, pick_unseen, play_order, wilson
+from core.usecases.play import pick_unseen, play_order
+from core.usecases.results import baseline
 from tui.app.widgets.test_vocabulary import TEST_NAMES
 
 
@@ -86,7 +87,7 @@ async def test_played_consultation_is_stored_turn_by_turn(tmp_path: Path, size) 
         home = app.screen
         assert isinstance(home, HomeScreen)
         assert home.query_one("#consultations-table").row_count == 2
-        summary = {b.doctor: b for b in baseline(app.db)}
+        summary = {b.doctor: b for b in baseline(app.store)}
         assert summary["human:dr-who"].n == 1 and summary["human:dr-who"].accuracy == 1.0
 
 
@@ -266,13 +267,3 @@ async def test_status_keeps_turns_and_time_visible_at_80_columns(tmp_path: Path)
         shown = " ".join(line.strip() for line in lines)
         assert "Turn 1/20 (19 left)" in shown and "00:00" in shown
         assert play.case.id in shown  # wrapped, not cut
-
-
-def test_wilson_interval_matches_hand_values() -> None:
-    # k=5, n=10, z=1.96: p=.5, denom=1.38416, centre=.5, half=1.96*sqrt(.025+.009604)/1.38416
-    # = 1.96*0.186022/1.38416 = 0.263414 → (0.2366, 0.7634) (the published Wilson interval).
-    lo, hi = wilson(5, 10)
-    assert round(lo, 4) == 0.2366 and round(hi, 4) == 0.7634
-    assert wilson(0, 0) == (0.0, 0.0)
-    lo, hi = wilson(10, 10)
-    assert hi == 1.0 and round(lo, 4) == 0.7225

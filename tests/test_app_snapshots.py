@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from textual.widgets import DataTable, Input
 
-import tui.app.engine_bridge as bridge
+import core.usecases.play as play_usecase
 from core.transcript import Role, Turn
 from tests.app_support import fake_engine, seed
 from tui.app.application import BedsideApp
@@ -25,7 +25,7 @@ from tui.app.screens.play import PlayScreen
 
 def _fake_human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
                        api_base: str | None = None, *, max_turns: int = 20) -> Any:
-    """Stand-in for engine_bridge.human_config, for the scripted engine of app_support
+    """Stand-in for core.usecases.play.human_config, for the scripted engine of app_support
     (its turn latencies are fixed, so the picture does not depend on timing)."""
     return SimpleNamespace(label=f"human:{name}", max_turns=max_turns)
 
@@ -80,8 +80,8 @@ def test_transcript_80x24(snap_compare, tmp_path: Path) -> None:
 
 def test_play_120x40(snap_compare, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BEDSIDE_HOME", str(tmp_path))
-    monkeypatch.setattr(bridge, "load_engine", fake_engine)
-    monkeypatch.setattr(bridge, "human_config", _fake_human_config)
+    monkeypatch.setattr(play_usecase, "load_engine", fake_engine)
+    monkeypatch.setattr(play_usecase, "human_config", _fake_human_config)
 
     async def before(pilot) -> None:
         await _settle(pilot)

@@ -143,7 +143,8 @@ def test_an_unexpected_error_in_one_consultation_does_not_stop_the_others(
         store: tuple[str, str]) -> None:
     import asyncio
 
-    from db.metrics import compute_llm
+    from core.usecases.scoring import compute_llm
+    from db.store import SqliteStore
 
     path, run_id = store
 
@@ -153,7 +154,7 @@ def test_an_unexpected_error_in_one_consultation_does_not_stop_the_others(
         return JUDGE
 
     db = open_db(path)
-    summary = asyncio.run(compute_llm(db, run_id=run_id, judge=judge))
+    summary = asyncio.run(compute_llm(SqliteStore(db), run_id=run_id, judge=judge))
     assert [cid for cid, _ in summary.failures] == ["flaky"]
     assert "RuntimeError" in summary.failures[0][1]
     assert get_metrics(db, "ok")["report_score"][0] is not None

@@ -1,4 +1,5 @@
-"""Metric rows in the store, the results table, and `bedside results`."""
+"""Metric rows in the store, offline scoring and the results tables (the use cases on a
+real SQLite store), and `bedside results`."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlite_utils import Database
@@ -16,10 +18,25 @@ from core.transcript import Transcript, Verdict
 from db.cases import save_cases
 from db.connection import open_db
 from db.consultations import save_transcript
-from db.metrics import (compute_offline, consultation_table, get_metrics, results_table,
-                        save_metrics)
+from core.usecases import results as results_uc
+from core.usecases import scoring
+from db.metrics import get_metrics, save_metrics
+from db.store import SqliteStore
 from tests.test_metrics_pathway import full_transcript, make_case
 from tui.cli import results as cmd_results
+
+
+# The use cases take a store; these tests hold the connection (to set rows up by hand).
+def compute_offline(db: Database, **kw: Any) -> int:
+    return scoring.compute_offline(SqliteStore(db), **kw)
+
+
+def results_table(db: Database, **kw: Any) -> list[dict[str, Any]]:
+    return results_uc.results_table(SqliteStore(db), **kw)
+
+
+def consultation_table(db: Database, **kw: Any) -> list[dict[str, Any]]:
+    return results_uc.consultation_table(SqliteStore(db), **kw)
 
 
 def _right(doctor: str) -> Transcript:

@@ -190,8 +190,8 @@ def test_a_redo_supersedes_the_earlier_rows_of_its_pair_only(tmp_path) -> None:
     assert db["consultations"].get("a1")["error"] == "cancelled"  # kept as it was
     from db.runs import list_runs
 
-    r1 = next(r for r in list_runs(db) if r["id"] == "r1")
-    assert r1["consultations"] == 3  # the superseded row is not counted
+    r1 = next(r for r in list_runs(db) if r.id == "r1")
+    assert r1.counts is not None and r1.counts.consultations == 3  # superseded: not counted
 
 
 def test_done_keys_can_leave_failed_pairs_to_be_retried(tmp_path) -> None:

@@ -4,8 +4,6 @@ the `physical_exams` text into labelled result items.
 An NEJM question reads: who presented with what (and some history), then examination,
 laboratory, imaging and biopsy findings, then "What is the most likely diagnosis?". Only
 the presentation may reach the doctor up front; the findings belong to the examiner.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations
@@ -145,7 +143,7 @@ def _segments(text: str) -> list[str]:
     cuts = [m.start() for m in numbered] if len(numbered) >= 2 else []
     pieces = [text[a:b] for a, b in zip([0, *cuts], [*cuts, len(text)], strict=False)]
     pieces = [re.sub(r"^\d{1,2}[.)]\s+", "", p) if cuts else p for p in pieces]
-    out = []
+    out: list[str] = []
     for piece in pieces:
         out.extend(p.strip() for p in re.split(r"(?:^|\s)[-•–]\s+", piece) if p.strip())
     return out

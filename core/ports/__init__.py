@@ -1,2 +1,4 @@
-"""The store protocols (typing.Protocol) that use cases depend on; `db` implements them and
-the in-memory stores of the tests may too. They take and return `core.records` models."""
+"""The store protocols (`typing.Protocol`) the use cases depend on; `db` implements them.
+
+Protocol methods take and return pydantic models (`core.records`), never row dicts.
+"""

@@ -29,12 +29,14 @@ from tui.app.services import USER_ERRORS, load_settings, save_settings
 if TYPE_CHECKING:
     from sqlite_utils import Database
 
+    from core.batch import Job
     from core.case import Case
-
+    from db.store import SqliteStore
     from tui.app.live_registry import LiveRegistry
     from tui.app.screens.forms import PlaySetup
     from tui.app.screens.forms_batch import BatchRequest
     from tui.app.screens.study_form import CreatedStudy
+
 
 class BedsideApp(App[None]):
     """The terminal workbench."""
@@ -57,7 +59,7 @@ class BedsideApp(App[None]):
         # An explicit name, else $BEDSIDE_DOCTOR; the last name used is read lazily from
         # the settings file when a session is set up (see `physician_name`).
         self.doctor_name = doctor_name or os.environ.get("BEDSIDE_DOCTOR") or ""
-        self._db: Database | None = None
+        self._store: SqliteStore | None = None
         self._bundled: list[Case] | None = None
         self._live: LiveRegistry | None = None
         self._first_paint_hook = first_paint_hook
@@ -82,9 +84,9 @@ class BedsideApp(App[None]):
     # -- shared state -------------------------------------------------------------------
     @property
     def db_path(self) -> Path:
-        """The --db path, else `db.connection.default_db_path()` (imported lazily)."""
+        """The --db path, else `db.files.default_db_path()`."""
         if self._db_path is None:
-            from db.connection import default_db_path
+            from db.files import default_db_path
 
             self._db_path = default_db_path()
         return self._db_path
@@ -93,19 +95,24 @@ class BedsideApp(App[None]):
         """Import the store and case modules in a thread while the first screen paints."""
         def heavy() -> None:
             import core.caseio  # noqa: F401  (pydantic models, yaml)
-            import db.connection  # noqa: F401  (sqlite_utils)
-            import db.consultations  # noqa: F401
+            import db.store  # noqa: F401  (sqlite_utils and every repository)
 
         await asyncio.to_thread(heavy)
 
     @property
-    def db(self) -> Database:
-        """The project database, opened (and migrated) on first use, on the app's thread."""
-        if self._db is None:
-            from db.connection import open_db
+    def store(self) -> SqliteStore:
+        """The project's store, opened (and migrated) on first use, on the app's thread."""
+        if self._store is None:
+            from db.store import open_store
 
-            self._db = open_db(self.db_path)
-        return self._db
+            self._store = open_store(self.db_path)
+        return self._store
+
+    @property
+    def db(self) -> Database:
+        """The store's connection (for the reader-study screens, until their repository is
+        behind the store too)."""
+        return self.store.db
 
     async def library(self) -> list[Case]:
         """Bundled plus stored cases; the bundled YAML is parsed in a thread, once."""
@@ -113,9 +120,9 @@ class BedsideApp(App[None]):
             from core.caseio import load_bundled_cases
 
             self._bundled = await asyncio.to_thread(load_bundled_cases)
-        from tui.app.queries import library
+        from core.usecases.library import library
 
-        return library(self.db, self._bundled)
+        return library(self.store, self._bundled)
 
     @property
     def live(self) -> LiveRegistry:
@@ -195,18 +202,17 @@ class BedsideApp(App[None]):
 
     async def start_play(self, setup: PlaySetup) -> None:
         """Resolve the case (next unseen if none chosen) and push the play screen."""
+        from core.usecases.play import next_case
         from tui.app.screens.play import PlayScreen
-        from tui.app.queries import pick_unseen, seen_case_ids
 
         try:
             cases = await self.library()
-            seen = seen_case_ids(self.db, f"human:{setup.name}") if setup.case_id is None \
-                else set()
+            case = next_case(self.store, cases, setup.filters, setup.name) \
+                if setup.case_id is None else None
         except USER_ERRORS as err:
             self.show_error(err)
             return
         if setup.case_id is None:
-            case = pick_unseen(cases, seen, setup.filters, setup.name)
             if case is None:
                 which = ", ".join(f"{k} {v}" for k, v in sorted(setup.filters.items()))
                 self.notify("You have played every case in the library"
@@ -234,20 +240,42 @@ class BedsideApp(App[None]):
                         name="in-app batch")
 
     async def _batch(self, req: BatchRequest) -> None:
+        """Run cases × doctors as a stored run, exactly as `bedside run` would (same stored
+        configuration, so `bedside run --resume` can finish it; status set however it
+        ends), streaming every event to the live registry. Each consultation is registered
+        before the batch starts and can be cancelled on its own (or all at once)."""
         from core.selection import select_cases
-        from tui.app.engine_bridge import run_batch_in_app
-        from tui.app.queries import run_outcome
+        from core.usecases import runs
 
         try:
             cases = select_cases(await self.library(), req.cases or None, req.limit)
-            run_id = await run_batch_in_app(self, cases, req.models, req.concurrency,
-                                            req.api_base, patient=req.patient,
-                                            examiner=req.examiner)
-            message, severity = run_outcome(self.db, run_id)
+            configs = [runs.model_config(m, req.api_base, req.patient, req.examiner)
+                       for m in req.models]
+            spec = runs.create(self.store, cases, configs, concurrency=req.concurrency,
+                               origin="app")
+            await runs.execute(self.store, spec, plan=self._live_plan(spec.run_id),
+                               extra_sink=self.live)
+            message, severity = runs.outcome_message(self.store, spec.run_id)
         except Exception as err:  # user errors are one line; bugs are logged (show_error)
             self.show_error(err)
             return
         self.notify(message, severity=severity, markup=False, timeout=8)
+
+    def _live_plan(self, run_id: str) -> Any:
+        """The batch's plan: each job gets an id and a cancel event from the live registry."""
+        from core.batch import JobControl
+        from core.ids import new_id
+        from tui.app.live_registry import LiveItem
+
+        def plan(job: Job) -> JobControl:
+            doctor = job.config.doctor
+            label = str(doctor.label or doctor.model or "")
+            item = self.live.register(LiveItem(
+                new_id("c-"), job.case.id,
+                label + (" [one-step]" if job.mode == "one_step" else ""), run_id=run_id))
+            return JobControl(item.consultation_id, item.cancel_event)
+
+        return plan
 
     def open_results(self) -> None:
         """Show the results table (humans and models side by side)."""

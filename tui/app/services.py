@@ -18,9 +18,11 @@ from core.errors import BedsideError
 
 if TYPE_CHECKING:
     from sqlite_utils import Database
-    from textual.worker import Worker, WorkerManager
+    from textual.worker import Worker
+    from textual.worker_manager import WorkerManager
 
     from core.case import Case
+    from db.store import SqliteStore
     from tui.app.live_registry import LiveRegistry
 
 #: Errors caused by the user's input or environment: shown as one line, the app goes on.
@@ -35,8 +37,15 @@ class AppServices(Protocol):
     doctor_name: str
 
     @property
+    def store(self) -> SqliteStore:
+        """The project's store (opened and migrated on first use, on the app's thread):
+        screens read and write through it and the use cases."""
+        ...
+
+    @property
     def db(self) -> Database:
-        """The project database (opened on first use, on the app's thread)."""
+        """The store's raw connection, for the reader-study screens until their repository
+        is behind the store too (`store.db`)."""
         ...
 
     @property
@@ -105,7 +114,7 @@ class AppServices(Protocol):
 
 def settings_path() -> Path:
     """The small settings file (last physician name) in the bedside home directory."""
-    from db.connection import bedside_home
+    from db.files import bedside_home
 
     return bedside_home() / "settings.json"
 

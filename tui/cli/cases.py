@@ -3,38 +3,32 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
 import unicodedata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from core.caseio import bundled_cases_dir, dump_case, iter_case_files, load_bundled_cases, \
     validate_case_errors
 from core.case import Case
 from core.errors import InputError, NotFoundError
-from core.transcript import Transcript
-
-if TYPE_CHECKING:
-    from sqlite_utils import Database
 
 TITLE_COLUMNS = 60  # widest title column of `cases list` (longer titles are cut with '…')
 
 
 def _library(db_path: str | None) -> list[Case]:
-    """Bundled cases, then cases stored in the database (imported), by id."""
-    cases = {c.id: c for c in load_bundled_cases()}
+    """Bundled cases, then cases stored in the database (imported), by id; a database that
+    does not exist yet is not created just to be listed."""
+    from core.usecases.library import library
+    from db.files import default_db_path
+
     path = Path(db_path) if db_path else None
-    from db.connection import default_db_path
+    if not (path or default_db_path()).exists():
+        return library(None, load_bundled_cases())
+    from db.store import open_store
 
-    if (path or default_db_path()).exists():
-        from db.cases import list_cases as stored
-        from db.connection import open_db
-
-        for case in stored(open_db(path)):
-            cases.setdefault(case.id, case)
-    return sorted(cases.values(), key=lambda c: c.id)
+    return library(open_store(path), load_bundled_cases())
 
 
 def display_width(text: str) -> int:
@@ -101,7 +95,8 @@ def validate(args: argparse.Namespace) -> int:
     root = Path(args.path)
     if not root.exists():
         raise InputError("no such file or folder", path=str(root))
-    problems, files, seen = [], 0, {}
+    problems: list[InputError] = []
+    files, seen = 0, dict[str, Path]()
     for path in iter_case_files(root):
         files += 1
         try:
@@ -128,78 +123,34 @@ def validate(args: argparse.Namespace) -> int:
 
 
 def import_cases(args: argparse.Namespace) -> int:
-    """Import a peer benchmark file into the database.
+    """Import a peer benchmark file into the database (`core.usecases.importing`).
 
     Re-importing is safe: a case with a known id is updated (or left alone if identical),
     and a transcript whose source record was imported before is skipped — its id is a hash
     of the record, so the same dialogue never appears twice.
     """
-    path = Path(args.path)
-    if not path.is_file():
-        raise InputError("no such file", path=str(path))
-    from core.importers import import_file
-    from db.cases import import_cases as store_cases
-    from db.connection import open_db
+    from core.usecases.importing import read_peer_file, store_import
+    from db.store import open_store
 
-    result = import_file(args.format, path)
-    db = open_db(args.db)
-    saved = store_cases(db, result.cases)
-    added, skipped = _store_transcripts(db, result.transcripts, args.format)
-    for w in result.warnings:
+    path = Path(args.path)
+    result = read_peer_file(args.format, path)  # a bad file: nothing opened or written
+    done = store_import(open_store(args.db), result, args.format)
+    for w in done.warnings:
         print(f"warning: {w}", file=sys.stderr)
-    if saved.updated_with_runs:
-        print(f"warning: {saved.updated_with_runs} updated cases already have consultations; "
-              "their results were obtained on the previous version", file=sys.stderr)
+    if done.saved.updated_with_runs:
+        print(f"warning: {done.saved.updated_with_runs} updated cases already have "
+              "consultations; their results were obtained on the previous version",
+              file=sys.stderr)
     parts = []
-    if result.cases or not result.transcripts:
-        parts.append(f"{len(result.cases)} cases ({len(saved.new)} new, {len(saved.updated)} "
-                     f"updated, {len(saved.unchanged)} unchanged)")
-    if result.transcripts:
-        parts.append(f"{added} transcripts" + (f" ({skipped} already imported, skipped)"
-                                               if skipped else ""))
+    if done.cases or not done.transcripts:
+        parts.append(f"{done.cases} cases ({len(done.saved.new)} new, "
+                     f"{len(done.saved.updated)} updated, {len(done.saved.unchanged)} "
+                     "unchanged)")
+    if done.transcripts:
+        parts.append(f"{done.added} transcripts" + (f" ({done.skipped} already imported, "
+                                                    "skipped)" if done.skipped else ""))
     print(f"imported {' and '.join(parts)} from {path}")
     return 0
-
-
-def _store_transcripts(db: Database, transcripts: list[Transcript], fmt: str) -> tuple[int, int]:
-    """Save each new transcript (its own transaction); return (added, skipped)."""
-    from db.cases import save_cases
-    from db.consultations import save_transcript
-
-    added = skipped = 0
-    for t in transcripts:
-        consultation_id = transcript_id(t)
-        if db["consultations"].count_where("id = ?", [consultation_id]):
-            skipped += 1
-            continue
-        if not db["cases"].count_where("id = ?", [t.case_id]):
-            save_cases(db, [_placeholder_case(t.case_id, _language_of(t))])
-        save_transcript(db, t, consultation_id=consultation_id, origin=f"import:{fmt}")
-        added += 1
-    return added, skipped
-
-
-def transcript_id(t: Transcript) -> str:
-    """Stable consultation id of an imported transcript: a hash of its source record
-    (importers put it in `meta["import"]["sha256"]`), else of the transcript itself."""
-    digest = (t.meta.get("import") or {}).get("sha256") if isinstance(t.meta, dict) else None
-    if not digest:
-        digest = hashlib.sha256(t.model_dump_json().encode()).hexdigest()
-    return f"imp-{digest[:24]}"
-
-
-def _placeholder_case(case_id: str, language: str = "en") -> Case:
-    """A minimal case row for an imported transcript whose source record is not imported."""
-    return Case(id=case_id, title=f"Imported transcript {case_id}", specialty="unknown",
-                language=language, source="imported",
-                objective="(imported transcript; case record not available)",
-                patient={}, truth={"diagnosis": "unknown"}, placeholder=True)
-
-
-def _language_of(t: Transcript) -> str:
-    """'zh-Hans' if the dialogue is written in Chinese, else 'en' (AI Hospital's two)."""
-    text = "".join(turn.content for turn in t.turns[:4])
-    return "zh-Hans" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
 
 
 def show(args: argparse.Namespace) -> int:

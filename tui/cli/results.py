@@ -21,6 +21,7 @@ from typing import Any
 from core.metrics.names import CONSULTATION_FIELDS, GROUPINGS, result_fields
 from tui.text.results_table import format_consultations, format_table
 
+
 def register(sub: argparse._SubParsersAction,
              add_db: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add `bedside results` to the command line."""
@@ -46,21 +47,20 @@ def register(sub: argparse._SubParsersAction,
 
 def results(args: argparse.Namespace) -> int:
     """Print the results table; exit 0 (an empty store prints an empty table)."""
-    from db.connection import open_db
-    from db.metrics import compute_offline, consultation_table, results_table
+    from core.usecases.results import consultation_table, results_table
+    from core.usecases.scoring import compute_offline
+    from db.store import open_store
 
-    db = open_db(getattr(args, "db", None))
+    store = open_store(getattr(args, "db", None))
     if args.run:
-        from db.runs import get_run
-
-        args.run = get_run(db, args.run)["id"]  # NotFoundError → one line on stderr
+        args.run = store.get_run(args.run).id  # NotFoundError → one line on stderr
     if not args.no_compute:
-        compute_offline(db, run_id=args.run, recompute=args.recompute)
+        compute_offline(store, run_id=args.run, recompute=args.recompute)
     if args.per_consultation:
-        rows = consultation_table(db, run_id=args.run)
+        rows = consultation_table(store, run_id=args.run)
         fields: tuple[str, ...] = CONSULTATION_FIELDS
     else:
-        rows = results_table(db, by=args.by, run_id=args.run)
+        rows = results_table(store, by=args.by, run_id=args.run)
         fields = result_fields(args.by)
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))

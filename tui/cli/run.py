@@ -1,8 +1,8 @@
 """`bedside run`: run cases × configurations as a resumable batch and print a summary.
 
 Headless: a plain progress line on stderr, the summary table (or JSON) on stdout. The run
-itself (create or resume, execute, final status, results) is `db.batch_runs`, shared with
-the app; this module parses and checks the options and prints.
+itself (create or resume, execute, final status, results) is `core.usecases.runs`, shared
+with the app; this module parses and checks the options and prints.
 """
 
 from __future__ import annotations
@@ -159,25 +159,23 @@ class _Progress:
             print(file=sys.stderr)
 
 
-def _new_spec(db: Any, args: argparse.Namespace) -> Any:
+def _new_spec(store: Any, args: argparse.Namespace) -> Any:
     from core.caseio import load_bundled_cases
     from core.selection import select_cases
-    from db import batch_runs
-    from db.cases import list_cases
+    from core.usecases import runs
+    from core.usecases.library import library
 
-    library = {c.id: c for c in list_cases(db)}
-    library.update({c.id: c for c in load_bundled_cases()})  # the bundled files are current
-    cases = select_cases(sorted(library.values(), key=lambda c: c.id), args.cases, args.limit)
-    return batch_runs.create(db, cases, _configs(args), concurrency=args.concurrency or 8,
-                             model_limits=_model_limits(args.model_limit),
-                             one_step=args.one_step, name=args.name, origin="cli")
+    cases = select_cases(library(store, load_bundled_cases()), args.cases, args.limit)
+    return runs.create(store, cases, _configs(args), concurrency=args.concurrency or 8,
+                       model_limits=_model_limits(args.model_limit),
+                       one_step=args.one_step, name=args.name, origin="cli")
 
 
-def _resumed_spec(db: Any, args: argparse.Namespace) -> Any:
+def _resumed_spec(store: Any, args: argparse.Namespace) -> Any:
     from core.caseio import load_bundled_cases
-    from db import batch_runs
+    from core.usecases import runs
 
-    spec = batch_runs.resume(db, args.resume, library=load_bundled_cases())
+    spec = runs.resume(store, args.resume, library=load_bundled_cases())
     if spec.abandoned:
         print(f"resuming {spec.run_id}: {spec.abandoned} interrupted consultation(s) will be "
               "redone", file=sys.stderr)
@@ -188,10 +186,11 @@ def _resumed_spec(db: Any, args: argparse.Namespace) -> Any:
     return spec
 
 
-async def _execute(db: Any, spec: Any, args: argparse.Namespace, progress: _Progress) -> None:
+async def _execute(store: Any, spec: Any, args: argparse.Namespace,
+                   progress: _Progress) -> None:
     """The batch; Ctrl+C and SIGTERM cancel it (the run is marked interrupted)."""
     from core.llm import LLMClient
-    from db import batch_runs
+    from core.usecases import runs
 
     task = asyncio.current_task()
     loop = asyncio.get_running_loop()
@@ -210,32 +209,32 @@ async def _execute(db: Any, spec: Any, args: argparse.Namespace, progress: _Prog
 
     # Nobody watches token deltas here (an app attached from another terminal reads
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.
-    await batch_runs.execute(db, spec, retry_failed=args.retry_failed, progress=progress,
-                             llm=LLMClient(stream=False))
+    await runs.execute(store, spec, retry_failed=args.retry_failed, progress=progress,
+                       llm=LLMClient(stream=False))
 
 
 def run(args: argparse.Namespace) -> int:
     """Run (or resume) a batch and print its summary."""
-    from db import batch_runs
-    from db.connection import open_db
+    from core.usecases.results import summarise
+    from db.store import open_store
 
     check_options(args)
     limits = _model_limits(args.model_limit)  # checked before anything is written
-    db = open_db(args.db)
-    spec = _resumed_spec(db, args) if args.resume else _new_spec(db, args)
+    store = open_store(args.db)
+    spec = _resumed_spec(store, args) if args.resume else _new_spec(store, args)
     if args.resume:  # limits may change on resume (another machine, a rate limit)
         spec.model_limits = limits or spec.model_limits
         spec.concurrency = args.concurrency or spec.concurrency
     progress = _Progress(len(spec.jobs()))
     try:
-        asyncio.run(_execute(db, spec, args, progress))
+        asyncio.run(_execute(store, spec, args, progress))
     except (KeyboardInterrupt, asyncio.CancelledError):
         progress.close()
         print(f"bedside: interrupted; everything completed is saved. Resume with "
               f"`bedside run --resume {spec.run_id}`", file=sys.stderr)
         return 130
     progress.close()
-    _print_summary(spec.run_id, batch_runs.summarise(db, spec.run_id), args.json)
+    _print_summary(spec.run_id, summarise(store, spec.run_id), args.json)
     return 0
 
 

@@ -86,12 +86,11 @@ def score(args: argparse.Namespace) -> int:
     from core.llm import LLMClient
     from core.agents.llm_agents import complete_from_spec
     from core.metrics.llmcall import spec_info
-    from db.connection import open_db
-    from db.metrics import compute_llm
-    from db.runs import get_run
+    from core.usecases.scoring import compute_llm
+    from db.store import open_store
 
-    db = open_db(getattr(args, "db", None))
-    run_id = None if args.all else get_run(db, args.run)["id"]
+    store = open_store(getattr(args, "db", None))
+    run_id = None if args.all else store.get_run(args.run).id
     client = LLMClient()
     roles: dict[str, Any] = {}
     for name, model, field in (("judge", args.judge, "--judge"),
@@ -99,7 +98,7 @@ def score(args: argparse.Namespace) -> int:
         if model:
             spec = _spec(model, field, args)
             roles[name], roles[f"{name}_info"] = complete_from_spec(spec, client), spec_info(spec)
-    summary = asyncio.run(compute_llm(db, run_id=run_id, recompute=args.recompute,
+    summary = asyncio.run(compute_llm(store, run_id=run_id, recompute=args.recompute,
                                       concurrency=args.concurrency, progress=_progress,
                                       **roles))
     for cid, reason in summary.failures:

@@ -1,10 +1,13 @@
 """Home / browse: the case library (with filters), consultations, runs, studies, baseline.
 
-Screens read through `tui.app.queries` and db functions; widgets get data as attributes.
-Loading happens in a worker after the first paint; any error it meets (a database that
-cannot be opened or migrated) goes to the app's `show_error`, and the tabs stay empty.
+The screen reads through the app's store; the Baseline tab is `core.usecases.results.
+baseline` (the results table's own rules), computed in a thread worker on a store of its
+own. Widgets get data as attributes. Loading happens in a worker after the first paint;
+any error it meets (a database that cannot be opened or migrated) goes to the app's
+`show_error`, and the tabs stay empty.
 
-Must not import: core.engine, litellm (they load only when a consultation starts).
+Must not import at module level: core.engine, litellm, the store or the use cases (they
+load after the first paint).
 """
 
 from __future__ import annotations
@@ -20,13 +23,15 @@ from textual.widgets import (DataTable, Header, Input, Select, Static, TabbedCon
                              TabPane)
 
 from tui.app.screens.base import BedsideScreen
-from tui.app import queries
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import literal
 from tui.app.widgets.tables import fill, selected_key
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from core.case import Case
+    from core.records.runs import BaselineRow, RunRecord
 
 FILTERS = ("specialty", "language", "source")
 #: The table each tab shows (focused when the tab is activated, so Enter works at once).
@@ -34,9 +39,33 @@ TAB_TABLES = {"cases": "#cases-table", "consultations": "#consultations-table",
               "runs": "#runs-table", "studies": "#studies-table", "baseline": "#baseline-table"}
 
 
-def _verdict(correct: int | None) -> Text:
-    return {1: Text("correct", style="green"), 0: Text("wrong", style="red")}.get(
-        correct, Text("—", style="dim"))  # type: ignore[arg-type]
+def _verdict(correct: bool | None) -> Text:
+    if correct is None:
+        return Text("—", style="dim")
+    return Text("correct", style="green") if correct else Text("wrong", style="red")
+
+
+def _minute(stamp: str | None) -> str:
+    """'2025-01-02T03:04:05.000Z' → '2025-01-02 03:04'."""
+    return (stamp or "")[:16].replace("T", " ")
+
+
+def _run_cells(run: RunRecord) -> tuple[object, ...]:
+    """A run's cells: name, created, status, planned size, then its counts by status."""
+    from core.records.runs import RunCounts
+    from core.usecases.runs import planned_size
+
+    n = run.counts or RunCounts()
+    return (run.name, _minute(run.created_at), run.status, planned_size(run), n.consultations,
+            n.finished, n.failed, n.cancelled, n.running, n.other)
+
+
+def _percent(value: float | None) -> str:
+    return "—" if value is None else f"{value:.0%}"
+
+
+def _interval(low: float | None, high: float | None) -> str:
+    return "—" if low is None or high is None else f"{low:.0%}–{high:.0%}"
 
 
 class HomeScreen(BedsideScreen):
@@ -67,6 +96,8 @@ class HomeScreen(BedsideScreen):
         super().__init__()
         self.cases: list[Case] = []
         self.shown_cases: list[Case] = []
+        #: The Baseline tab's rows as last shown (None until the first load arrives).
+        self.baseline_rows: list[BaselineRow] | None = None
         self.loaded = False
 
     def compose(self) -> ComposeResult:
@@ -174,32 +205,53 @@ class HomeScreen(BedsideScreen):
 
     def refresh_db_tables(self) -> None:
         """Re-read consultations, runs, studies and the baseline."""
-        db = self.bedside.db
+        store = self.bedside.store
         fill(self.query_one("#consultations-table", DataTable),
              ("Case", "Doctor", "Status", "Verdict", "Turns", "Tests", "Cost $", "Started"),
-             ((r["id"], (r["case_id"], r["doctor"], r["status"], _verdict(r["correct"]),
-                         r["doctor_turns"], r["tests_ordered"], r["cost_usd"],
-                         (r["started_at"] or "")[:16].replace("T", " ")))
-              for r in queries.consultation_rows(db)))
+             ((c.id, (c.case_id, c.doctor, c.status, _verdict(c.correct), c.doctor_turns,
+                      c.tests_ordered, c.cost_usd, _minute(c.started_at)))
+              for c in store.list_consultations(include_superseded=True, newest_first=True,
+                                                limit=1000)))
         fill(self.query_one("#runs-table", DataTable),
              ("Run", "Created", "Status", "Planned", "Started", "Finished", "Failed",
               "Cancelled", "Running", "Other"),
-             ((r["id"], (r["name"], (r["created_at"] or "")[:16].replace("T", " "),
-                         r["status"], queries.planned_size(db, r["id"]), r["consultations"],
-                         r["finished"], r["failed"], r["cancelled"], r["running"],
-                         r["other"]))
-              for r in queries.run_rows(db)))
+             ((r.id, _run_cells(r)) for r in store.list_runs()))
         fill(self.query_one("#studies-table", DataTable),
              ("Study", "Created", "Assignments", "Done"),
-             ((r["id"], (r["name"], (r["created_at"] or "")[:10], r["assignments"],
-                         r["done"] or 0)) for r in queries.study_rows(db)))
+             ((s.id, (s.name, (s.created_at or "")[:10], s.assignments, s.done))
+              for s in store.study_rows()))
+        self.load_baseline(self.bedside.db_path)
+
+    @work(thread=True, exclusive=True, group="baseline", exit_on_error=False)
+    def load_baseline(self, db_path: Path) -> None:
+        """Thread worker: the Baseline rows, by the results table's rules over every finished
+        consultation (more work than a paint should wait for), on a store of its own (a
+        connection belongs to the thread that opened it); the table is filled back on the
+        event loop."""
+        from core.usecases.results import baseline
+        from db.store import open_store
+
+        try:
+            store = open_store(db_path)
+            try:
+                rows = baseline(store, humans_only=False)
+            finally:
+                store.close()
+        except Exception as err:  # one line for user errors; the app logs the others
+            self.app.call_from_thread(self.bedside.show_error, err)
+            return
+        self.app.call_from_thread(self.show_baseline, rows)
+
+    def show_baseline(self, rows: list[BaselineRow]) -> None:
+        """Fill the Baseline tab: physicians first, then models, each by name."""
+        self.baseline_rows = sorted(rows, key=lambda b: (not b.doctor.startswith("human:"),
+                                                         b.doctor))
         fill(self.query_one("#baseline-table", DataTable),
              ("Doctor", "N", "Correct", "Accuracy", "95 % CI", "Turns", "Tests", "Minutes"),
-             ((b.doctor, (b.doctor, b.n, b.correct, f"{b.accuracy:.0%}",
-                          f"{b.ci_low:.0%}–{b.ci_high:.0%}", b.mean_turns, b.mean_tests,
+             ((b.doctor, (b.doctor, b.n, b.correct, _percent(b.accuracy),
+                          _interval(b.ci_low, b.ci_high), b.mean_turns, b.mean_tests,
                           b.mean_minutes))
-              for b in sorted(queries.baseline(db, humans_only=False),
-                              key=lambda b: (not b.doctor.startswith("human:"), b.doctor))))
+              for b in self.baseline_rows))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter (or a double click) on a row opens it."""

@@ -11,6 +11,9 @@ so: completed turns (not tokens as they stream), the consultations started so fa
 count of those still queued (from the run's stored plan), and no way to cancel it from
 here (stop it in its terminal; `bedside run --resume RUN` finishes it later).
 
+The database side reads through the app's store (`live_rows`, `run_progress`, the run's
+stored plan through `core.usecases.runs.planned_size`).
+
 Must not import at module level: core.engine, litellm.
 """
 
@@ -24,7 +27,6 @@ from textual.binding import Binding
 from textual.widgets import DataTable, Header, Static
 
 from tui.app.screens.base import BedsideScreen
-from tui.app import queries
 from tui.app.screens.forms_batch import BatchRequest, StartBatchScreen
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import sanitize
@@ -72,7 +74,7 @@ class LiveScreen(BedsideScreen):
         super().__init__()
         self.run_id = run_id
         self._table_seen: tuple[Any, ...] | None = None
-        self._db_stamp: tuple[int, int, int] | None = None
+        self._db_stamp: tuple[int, int, int] | None = None  # (consultations, turns, ended)
         self._focus_seen: tuple[Any, ...] = ()
         self.focused_id: str | None = None
         self.shown_rows: list[dict[str, Any]] = []
@@ -106,8 +108,8 @@ class LiveScreen(BedsideScreen):
                 "status": item.status, "doctor_turns": item.doctor_turn,
                 "tokens": item.tokens, "cost_usd": item.cost}
         if self.run_id:
-            for row in queries.live_rows(self.bedside.db, self.run_id):
-                out.setdefault(row["id"], row)
+            for row in self.bedside.store.live_rows(self.run_id):
+                out.setdefault(row.id, row.model_dump())
         return list(out.values())
 
     def poll_registry(self) -> None:
@@ -117,7 +119,8 @@ class LiveScreen(BedsideScreen):
     def poll_db(self) -> None:
         """Re-read the attached run's counts from the database, then re-render."""
         if self.run_id:
-            self._db_stamp = queries.progress_counts(self.bedside.db, self.run_id)
+            got = self.bedside.store.run_progress(self.run_id)
+            self._db_stamp = (got.consultations, got.turns, got.finished)
         self.render_live()
 
     def render_live(self) -> None:
@@ -143,9 +146,11 @@ class LiveScreen(BedsideScreen):
             head.append(describe_counts(counts) or
                         "nothing yet — s starts a batch, a attaches to the newest run")
             return head
-        db = self.bedside.db
-        planned = queries.planned_size(db, self.run_id)
-        state = queries.run_status(db, self.run_id) or "unknown"
+        from core.usecases.runs import planned_size
+
+        run = self.bedside.store.find_run(self.run_id)
+        planned = planned_size(run)
+        state = (run.status if run is not None else None) or "unknown"
         elsewhere = not any(True for _ in self._in_app())
         if elsewhere and planned is not None and planned > len(rows):
             # Not yet started: queued while the run goes on, else left for a resume.
@@ -172,11 +177,10 @@ class LiveScreen(BedsideScreen):
             if item.stream_text and item.stream_text != view.stream_text:
                 view.show_stream(item.stream_role or "doctor", item.stream_text)
         elif cid is not None:
-            n = self.bedside.db["turns"].count_where("consultation_id = ?", [cid])
+            store = self.bedside.store
+            n = store.turn_count(cid)
             if (cid, n) != self._focus_seen:
-                from db.consultations import get_transcript
-
-                view.set_turns(get_transcript(self.bedside.db, cid).turns)
+                view.set_turns(store.get_transcript(cid).turns)
                 self._focus_seen = (cid, n)
         self.focused_id = cid
 
@@ -224,10 +228,10 @@ class LiveScreen(BedsideScreen):
 
     def action_attach(self) -> None:
         """Follow the most recent run in the database (e.g. one started by `bedside run`)."""
-        runs = queries.run_rows(self.bedside.db)
+        runs = self.bedside.store.list_runs()
         if not runs:
             self.notify("No runs in this database yet.", severity="warning")
             return
-        self.run_id = runs[0]["id"]
+        self.run_id = runs[0].id
         self._table_seen = None
         self.poll_db()

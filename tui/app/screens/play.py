@@ -153,10 +153,13 @@ class PlayScreen(BedsideScreen):
 
     async def consult(self) -> None:
         """Run the consultation through the engine, then reveal the truth and verdict."""
-        from tui.app.engine_bridge import run_human
+        from core.usecases.play import run_human
 
+        setup = self.setup
         try:
-            await run_human(self.bedside, self.case, self.setup,
+            await run_human(self.bedside.store, self.case, name=setup.name,
+                            budget=setup.budget, patient=setup.patient,
+                            examiner=setup.examiner, api_base=setup.api_base,
                             consultation_id=self.consultation_id, sink=ScreenSink(self),
                             next_action=self.next_action, cancel_event=self.cancel_event)
         except Exception as err:
@@ -167,7 +170,6 @@ class PlayScreen(BedsideScreen):
 
     def reveal(self) -> None:
         """The consultation is over: show the truth and the verdict from the database."""
-        from db.consultations import get_consultation
         from tui.app.services import USER_ERRORS
 
         self.finished = True
@@ -176,18 +178,16 @@ class PlayScreen(BedsideScreen):
         for widget in self.query("#play-inputs, #play-inputs-2"):
             widget.display = False
         self.refresh_bindings()
-        started = True
         try:
-            row = get_consultation(self.bedside.db, self.consultation_id)
+            row = self.bedside.store.get_consultation(self.consultation_id)
         except USER_ERRORS:  # it never started (the error was shown): reveal nothing
-            started = False
-            row = {"end_reason": "not started", "diagnosis": None, "correct": None,
-                   "status": "not started", "error": None}
-        self.outcome = Outcome(end_reason=row["end_reason"], diagnosis=row["diagnosis"],
-                               correct=None if row["correct"] is None else bool(row["correct"]),
-                               truth=self.case.truth.diagnosis if started else None,
-                               status=row["status"],
-                               error=row.get("error"))
+            row = None
+        if row is None:
+            self.outcome = Outcome(end_reason="not started", status="not started")
+        else:
+            self.outcome = Outcome(end_reason=row.end_reason, diagnosis=row.diagnosis,
+                                   correct=row.correct, truth=self.case.truth.diagnosis,
+                                   status=row.status, error=row.error)
         reveal = self.query_one("#play-reveal", Static)
         text = render_outcome(self.outcome)
         text.append("\nEscape: back to the case library", style="dim")
@@ -271,7 +271,7 @@ class PlayScreen(BedsideScreen):
         """Cancel an unfinished consultation (stored as cancelled) and go back."""
         if not self.finished:
             self.cancel_event.set()
-            self.bedside.workers.cancel_group(self.bedside, "play")
+            self.app.workers.cancel_group(self.app, "play")
             self.notify("Consultation cancelled; it is stored as cancelled.")
         if self.is_current:
             self.app.pop_screen()

@@ -31,7 +31,6 @@ from tui.text.results_table import CONSULTATION_COLUMNS, FOOTNOTE, cell, derived
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import literal
 
-
 KIND_STYLE = {"human": "bold #87d787", "model": "#5fafff", "scripted": "dim"}
 _LITERAL_FIELDS = {"model", "doctor", "source", "specialty", "language", "consultation_id",
                    "case_id", "end_reason"}
@@ -96,16 +95,18 @@ def metric_lines(consultation: dict[str, Any]) -> Text:
 
 def load_results(db_path: Any, by: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Compute missing or stale offline metrics, then the results rows and the consultation
-    rows; opens (and closes) its own connection so it can run in any thread."""
-    from db.connection import open_db
-    from db.metrics import compute_offline, consultation_table, results_table
+    rows (the use cases of `bedside results`); opens (and closes) its own store so it can
+    run in any thread."""
+    from core.usecases.results import consultation_table, results_table
+    from core.usecases.scoring import compute_offline
+    from db.store import open_store
 
-    db = open_db(db_path)
+    store = open_store(db_path)
     try:
-        compute_offline(db)
-        return results_table(db, by=by, run_id=None), consultation_table(db)
+        compute_offline(store)
+        return results_table(store, by=by, run_id=None), consultation_table(store)
     finally:
-        db.conn.close()
+        store.close()
 
 
 class ResultsScreen(BedsideScreen):
@@ -131,11 +132,11 @@ class ResultsScreen(BedsideScreen):
     def __init__(self, by: str = "model") -> None:
         super().__init__()
         self.by = by
-        #: The rows shown (dicts of `db.metrics.results_table`); None until first loaded.
+        #: The rows shown (`core.usecases.results.results_table`); None until first loaded.
         self.rows: list[dict[str, Any]] | None = None
         #: The grouping of `rows`.
         self.rows_by: str | None = None
-        #: Every consultation row (`db.metrics.consultation_table`), for the lower table.
+        #: Every consultation row (`consultation_table`), for the lower table.
         self.consultations: list[dict[str, Any]] = []
         #: The consultations of the highlighted results row, as listed below it.
         self.shown: list[dict[str, Any]] = []

@@ -1,12 +1,11 @@
 """Transcript screen: one stored consultation with its outcome (end reason, verdict, truth).
 
-Loads through db functions on the app's connection; renders with tui.app.widgets.
+Loads through the app's store; renders with tui.app.widgets.
 
 Must not import: core.engine, litellm.
 """
 
 from __future__ import annotations
-
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,7 +17,6 @@ from tui.app.screens.base import BedsideScreen
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import sanitize
 from tui.app.widgets.transcript_view import Outcome, TranscriptView, render_outcome
-
 
 
 class TranscriptScreen(BedsideScreen):
@@ -47,31 +45,27 @@ class TranscriptScreen(BedsideScreen):
 
     def action_reload(self) -> None:
         """Read the consultation again (it may still be running)."""
-        from db.consultations import get_consultation, get_transcript
-
-        db = self.bedside.db
+        store = self.bedside.store
         try:
-            row = get_consultation(db, self.consultation_id)
-            transcript = get_transcript(db, self.consultation_id)
+            row = store.get_consultation(self.consultation_id)
+            transcript = store.get_transcript(self.consultation_id)
         except BedsideError as err:
             self.bedside.show_error(err)
             return
-        truth, title = None, row["case_id"]
+        truth, title = None, row.case_id
         try:
-            from db.cases import get_case
-
-            case = get_case(db, row["case_id"])
+            case = store.get_case(row.case_id)
             truth, title = case.truth.diagnosis, f"{case.id} — {case.title}"
         except BedsideError:
             pass
         head = Text(sanitize(title), style="bold")
-        head.append(sanitize(f"   doctor: {row['doctor'] or '?'}   status: {row['status']}"),
+        head.append(sanitize(f"   doctor: {row.doctor or '?'}   status: {row.status}"),
                     style="dim")
         self.query_one("#transcript-title", Static).update(head)
         self.query_one(TranscriptView).set_turns(transcript.turns)
-        self.outcome = Outcome(end_reason=row["end_reason"], diagnosis=row["diagnosis"],
-                               correct=None if row["correct"] is None else bool(row["correct"]),
-                               truth=truth, status=row["status"], error=row["error"])
+        self.outcome = Outcome(end_reason=row.end_reason, diagnosis=row.diagnosis,
+                               correct=row.correct, truth=truth, status=row.status,
+                               error=row.error)
         self.query_one("#outcome", Static).update(render_outcome(self.outcome))
 
     def action_bottom(self) -> None:

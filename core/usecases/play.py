@@ -1,0 +1,118 @@
+"""A physician's session: a human plays the doctor through the engine, every event
+recorded the moment it happens; and which case a physician meets next.
+
+The case is stored before the consultation starts (the consultation row refers to it).
+A session stopped by its user — the task cancelled, or the cancel event set — is stored as
+'cancelled' even when the engine was interrupted in the middle of a turn. The engine is
+imported when a session starts (`load_engine`), never when this module is.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import random
+from collections.abc import Awaitable, Callable
+from types import ModuleType
+from typing import Any
+
+from core.case import Case
+from core.errors import BedsideError
+from core.events import EventSink, FanOut
+from core.ports.runs import RunsStore
+from core.transcript import Transcript
+
+
+def load_engine() -> ModuleType:
+    """`core.engine`, imported on first use (tests may hand in a stand-in)."""
+    try:
+        return importlib.import_module("core.engine")
+    except ModuleNotFoundError as err:
+        if err.name not in ("core.engine", "core.config"):
+            raise
+        raise BedsideError("the consultation engine (core/engine.py) is not available in "
+                           "this build", title="Cannot start") from None
+
+
+def agents_config(doctor: str, patient: str, examiner: str, api_base: str | None,
+                  **rules: Any) -> Any:
+    """A consultation config from agent strings (offline `retrieval` patient and examiner
+    when empty) and the exact moderator; models reached through `api_base` when given.
+    Raises InputError (one line) for a bad agent."""
+    from core.config import parse_config
+
+    params = {"api_base": api_base} if api_base else {}
+    return parse_config(doctor, patient or "retrieval", examiner or "retrieval", "exact",
+                        params=params, **rules)
+
+
+def human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
+                 api_base: str | None = None, *, max_turns: int = 20) -> Any:
+    """The consultation config of a physician session: `human:NAME` plays the doctor; the
+    patient and examiner are agent strings (`retrieval`, offline, by default, or a model
+    string reached through `api_base`). Raises InputError (one line) for a bad agent."""
+    config = agents_config("human", patient, examiner, api_base, max_turns=max_turns)
+    doctor = config.doctor.model_copy(update={"label": f"human:{name}"})
+    return config.model_copy(update={"doctor": doctor})
+
+
+async def run_human(store: RunsStore, case: Case, *, name: str, budget: int,
+                    patient: str = "retrieval", examiner: str = "retrieval",
+                    api_base: str | None = None, consultation_id: str, sink: EventSink,
+                    next_action: Callable[..., Awaitable[Any]],
+                    cancel_event: asyncio.Event) -> Transcript | None:
+    """Run one physician session through the engine, recording every event as it happens
+    (and passing it on to `sink`, e.g. the play screen). `next_action` is awaited for each
+    of the physician's turns."""
+    from core.usecases.runs import cancel_consultation
+
+    if not store.has_case(case.id):
+        store.save_cases([case])
+    fan = FanOut(store.recorder(), sink)
+    engine = load_engine()
+    config = human_config(name, patient, examiner, api_base, max_turns=budget)
+    try:
+        result: Transcript | None = await engine.run_consultation(
+            case, config, fan, consultation_id=consultation_id, cancel_event=cancel_event,
+            human_input=next_action)
+        return result
+    except asyncio.CancelledError:
+        cancel_consultation(store, consultation_id, fan)
+        raise
+    finally:
+        if cancel_event.is_set():
+            cancel_consultation(store, consultation_id, fan)
+
+
+def play_order(case_ids: list[str], physician: str) -> list[str]:
+    """The order in which `physician` meets the cases: a shuffle seeded by the name.
+
+    Id order would give everyone the same first case (and tell a physician which case comes
+    next); a per-physician seed keeps one physician's order stable across sessions while
+    different physicians meet the cases in different orders. `random.Random` seeded with a
+    string is reproducible across runs (it does not depend on PYTHONHASHSEED).
+    """
+    order = sorted(case_ids)
+    random.Random(f"bedside-play:{physician}").shuffle(order)
+    return order
+
+
+def pick_unseen(cases: list[Case], seen: set[str], filters: dict[str, str],
+                physician: str) -> Case | None:
+    """The next case `physician` has not played that matches every filter, or None.
+
+    The order is drawn over the whole library, then filtered, so it does not change when
+    the physician changes the filters or plays a case.
+    """
+    by_id = {c.id: c for c in cases}
+    for case_id in play_order(list(by_id), physician):
+        case = by_id[case_id]
+        if case_id not in seen and all(getattr(case, k) == v for k, v in filters.items()):
+            return case
+    return None
+
+
+def next_case(store: RunsStore, cases: list[Case], filters: dict[str, str],
+              physician: str) -> Case | None:
+    """The next case `physician` (played as `human:NAME`) has not played, within filters."""
+    return pick_unseen(cases, store.seen_case_ids(f"human:{physician}"), filters, physician)

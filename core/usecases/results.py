@@ -1,0 +1,151 @@
+"""The results tables and the app's Baseline tab, from ONE rule set.
+
+`results_table` (one row per group and doctor), `consultation_table` (one row per
+consultation) and `baseline` (one line per doctor) all read the same consultation rows —
+not superseded, joined with their case's source, specialty, language and placeholder flag
+— and the rules of `core.metrics.table`: only finished consultations are scored, one-step
+upper bounds are rows of their own, placeholder cases are left out of accuracy, undecided
+verdicts are left out of N. `summarise` is what `bedside run` prints at the end of a run.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from datetime import datetime
+from typing import Any
+
+from core.errors import InputError
+from core.metrics.names import GROUPINGS, NO_CASE, ONE_STEP
+from core.ports.runs import RunsStore
+from core.metrics.base import Metrics
+from core.records.runs import BaselineRow, ConsultationSummary
+
+# What a consultation row carries besides its own columns: its case's labels.
+_CASE_FIELDS = ("source", "specialty", "language")
+_NESTED = frozenset({"verdicts", "report", "meta"})
+
+
+def consultation_rows(store: RunsStore, run_id: str | None = None,
+                      status: str | None = None) -> list[dict[str, Any]]:
+    """Consultations (not superseded; of one run, in one status, when given) as the table
+    rules read them: the stored columns, config parsed, and the case's source, specialty,
+    language and placeholder flag."""
+    labels = store.case_labels()
+    rows = []
+    for c in store.list_consultations(run_id=run_id, status=status):
+        row = _row(c)
+        label = labels.get(c.case_id)
+        for name in _CASE_FIELDS:
+            row[name] = getattr(label, name) if label is not None else None
+        row["placeholder"] = label.placeholder if label is not None else None
+        rows.append(row)
+    return rows
+
+
+def _row(c: ConsultationSummary) -> dict[str, Any]:
+    # The record's own field values (`vars`, not a recursive dump: thousands of rows, and
+    # the rules read none of the nested verdicts, report or meta).
+    row = {k: v for k, v in vars(c).items() if k not in _NESTED}
+    row["correct"] = None if c.correct is None else int(c.correct)  # as stored: 0 / 1
+    return row
+
+
+def metrics_by_consultation(store: RunsStore, ids: list[str],
+                            names: tuple[str, ...] | None = None) -> dict[str, Metrics]:
+    """consultation → metric name → (value, detail) of the stored metrics."""
+    return store.metrics_by_consultation(ids, names) if ids else {}
+
+
+def results_table(store: RunsStore, *, by: str = "model",
+                  run_id: str | None = None) -> list[dict[str, Any]]:
+    """One row per (group, doctor): see `core.metrics.table.results_rows`."""
+    if by not in GROUPINGS:
+        raise InputError(f"cannot group by '{by}' (choose {', '.join(GROUPINGS)})",
+                         field="--by")
+    from core.metrics.table import results_rows
+
+    rows = consultation_rows(store, run_id)
+    metrics = metrics_by_consultation(store, [r["id"] for r in rows
+                                              if r["status"] == "finished"])
+    return results_rows(rows, metrics, by)
+
+
+def consultation_table(store: RunsStore, *, run_id: str | None = None,
+                       ids: list[str] | None = None) -> list[dict[str, Any]]:
+    """One row per consultation (not superseded) with every metric; `ids` restricts it."""
+    from core.metrics.table import consultation_rows as table_rows
+
+    rows = consultation_rows(store, run_id)
+    if ids is not None:
+        wanted = set(ids)
+        rows = [r for r in rows if r["id"] in wanted]
+    return table_rows(rows, metrics_by_consultation(store, [r["id"] for r in rows]))
+
+
+def summarise(store: RunsStore, run_id: str, by: str = "model") -> list[dict[str, Any]]:
+    """Store the offline metrics of the run's finished consultations; its results table."""
+    from core.usecases.scoring import compute_offline
+
+    compute_offline(store, run_id=run_id)
+    return results_table(store, by=by, run_id=run_id)
+
+
+def baseline(store: RunsStore, humans_only: bool = True) -> list[BaselineRow]:
+    """Accuracy (Wilson 95 % CI), mean turns, tests and minutes per doctor, counted exactly
+    as `results_table(by="model")` counts them (its N, correct, accuracy and interval).
+
+    Physicians (`human:NAME`) by default; with `humans_only=False` models too. One-step
+    upper bounds are left out (another measure), and so is a doctor with no scored
+    consultation yet (finished on a case with a record). Only the stored accuracy metric is
+    read (the other metrics do not change these columns), so this stays cheap enough for
+    the home screen; metrics not yet computed fall back on the stored verdict, as the
+    results table does.
+    """
+    from core.metrics.table import is_one_step, results_rows
+
+    # Only finished consultations are scored, so only they can change these columns.
+    rows = [r for r in consultation_rows(store, status="finished")
+            if not is_one_step(r) and (not humans_only or
+                                       (r["doctor"] or "").startswith("human:"))]
+    metrics = metrics_by_consultation(store, [r["id"] for r in rows], ("accuracy",))
+    minutes = _mean_minutes(rows, metrics)
+    out = []
+    for res in results_rows(rows, metrics, "model"):
+        if res["mode"] == ONE_STEP or res["finished"] - res["no_case_record"] <= 0:
+            continue
+        out.append(BaselineRow(
+            doctor=res["doctor"], n=res["n"], correct=res["correct"],
+            accuracy=res["accuracy"], ci_low=res["ci_low"], ci_high=res["ci_high"],
+            mean_turns=res["mean_turns"], mean_tests=res["mean_tests"],
+            mean_minutes=minutes.get(res["doctor"])))
+    return sorted(out, key=lambda b: b.doctor)
+
+
+def _mean_minutes(rows: list[dict[str, Any]],
+                  metrics: dict[str, Metrics]) -> dict[str, float]:
+    """Mean wall-clock minutes of each doctor's scored consultations (those the results
+    table counts: finished, on a case with a record), where both times are stored."""
+    from core.metrics.table import doctor_label
+
+    spans: dict[str, list[float]] = defaultdict(list)
+    for r in rows:
+        detail = metrics.get(r["id"], {}).get("accuracy", (None, {}))[1]
+        if r["status"] != "finished" or r.get("placeholder") or \
+                detail.get("reason") == NO_CASE:
+            continue
+        span = _minutes(r.get("started_at"), r.get("ended_at"))
+        if span is not None:
+            spans[doctor_label(r)].append(span)
+    return {doctor: sum(v) / len(v) for doctor, v in spans.items()}
+
+
+def _minutes(start: str | None, end: str | None) -> float | None:
+    """Minutes between two ISO timestamps, or None when either is missing or unreadable."""
+    try:
+        begin = datetime.fromisoformat(start.replace("Z", "+00:00")) if start else None
+        finish = datetime.fromisoformat(end.replace("Z", "+00:00")) if end else None
+    except ValueError:
+        return None
+    if begin is None or finish is None:
+        return None
+    return (finish - begin).total_seconds() / 60

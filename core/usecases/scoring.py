@@ -1,0 +1,215 @@
+"""Scoring finished consultations: the offline metrics and the LLM-based ones.
+
+`compute_offline` fills in the offline metrics of finished consultations that lack them or
+whose case changed since (e.g. the real case of an imported transcript was imported later).
+`compute_llm` grades reports and asks the rating patient, storing each value the moment it
+exists and skipping values already computed with the same model, parameters, prompt and
+case. Both read and write through a store (`core.ports.runs`); superseded consultations
+(redone on resume) are never scored.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from core.case import Case
+from core.errors import NotFoundError
+from core.metrics.base import Metrics, undefined
+from core.ports.runs import CaseStore, RunsStore
+from core.records.runs import ConsultationSummary
+
+log = logging.getLogger("bedside.metrics")
+Finder = Callable[[str], Case | None]
+Progress = Callable[[int, int, str, str], None]
+ONE_STEP_NO_PATIENT = "one-step mode: no consultation for a patient to rate"
+_ROLE_NAMES = {"judge": ("report_score",),
+               "patient": ("pr_confidence", "pr_compliance", "pr_consult_again")}
+
+
+def case_finder(store: CaseStore) -> Finder:
+    """Look cases up in the store, then in the bundled library (loaded once, on demand)."""
+    bundled: dict[str, Case] = {}
+
+    def find(case_id: str) -> Case | None:
+        try:
+            return store.get_case(case_id)
+        except NotFoundError:
+            pass
+        if not bundled:
+            from core.caseio import load_bundled_cases
+
+            bundled.update({c.id: c for c in load_bundled_cases()})
+        return bundled.get(case_id)
+
+    return find
+
+
+def _cached(find: Finder) -> Callable[[str], tuple[Case, str] | None]:
+    """(case, content hash) by id, each looked up and hashed once."""
+    from core.caseio import case_hash
+
+    seen: dict[str, tuple[Case, str] | None] = {}
+
+    def get(case_id: str) -> tuple[Case, str] | None:
+        if case_id not in seen:
+            case = find(case_id)
+            seen[case_id] = (case, case_hash(case)) if case is not None else None
+        return seen[case_id]
+
+    return get
+
+
+def _one_step(c: ConsultationSummary) -> bool:
+    from core.metrics.table import is_one_step
+
+    return is_one_step({"origin": c.origin, "config_key": c.config_key})
+
+
+def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: bool = False,
+                    find_case: Finder | None = None) -> int:
+    """Compute and store the offline metrics of finished consultations that lack them, or
+    whose case's content changed since they were computed (all of them with `recompute`).
+    Consultations whose case cannot be found are skipped. Returns how many were scored."""
+    from core.metrics.compute import compute_metrics
+    from core.metrics.names import OFFLINE_NAMES
+
+    get = _cached(find_case or case_finder(store))
+    stored = store.metric_hashes(OFFLINE_NAMES)  # consultation → name → case hash
+    done = 0
+    for c in store.list_consultations(run_id=run_id, status="finished"):
+        found = get(c.case_id)
+        if found is None:
+            continue
+        case, digest = found
+        hashes = stored.get(c.id, {})
+        if not recompute and set(hashes) >= set(OFFLINE_NAMES) \
+                and set(hashes.values()) == {digest}:
+            continue  # complete and computed on this version of the case
+        metrics = compute_metrics(case, store.get_transcript(c.id),
+                                  one_step=_one_step(c) or None)
+        store.save_metrics(c.id, metrics, case_hash=digest)
+        done += 1
+    return done
+
+
+class ScoreSummary(BaseModel):
+    """What `compute_llm` did."""
+
+    total: int = Field(0, description="Consultations considered.")
+    scored: int = Field(0, description="Consultations with at least one new model call.")
+    skipped: int = Field(0, description="Consultations whose every value was already "
+                         "stored with the same key.")
+    no_report: int = Field(0, description="Judged 'no final report' (undefined, no call).")
+    no_case: int = Field(0, description="Placeholder case: nothing to judge against.")
+    failures: list[tuple[str, str]] = Field(default_factory=list, description="(consultation, "
+                                            "reason) of each failed consultation.")
+
+
+async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any = None,
+                      judge_info: Any = None, patient: Any = None, patient_info: Any = None,
+                      recompute: bool = False, find_case: Finder | None = None,
+                      concurrency: int = 4, progress: Progress | None = None) -> ScoreSummary:
+    """Grade the reports (`judge`) and collect the patient ratings (`patient`) of the
+    finished consultations of a run (all runs when `run_id` is None).
+
+    `judge` / `patient` are `core.metrics.llmcall.Complete` callables; None skips that
+    metric. Each value is stored the moment it exists, with the cache key of (metric, model,
+    parameters, prompt hash, case); a consultation whose stored key matches is skipped
+    unless `recompute`, and failed calls are tried again next time. A failure is recorded
+    per consultation and the others go on. `progress(done, total, consultation, what)` is
+    called after each consultation.
+    """
+    from core.metrics.llmcall import JudgeInfo
+
+    get = _cached(find_case or case_finder(store))
+    jobs = [(c.id, found, _one_step(c))
+            for c in store.list_consultations(run_id=run_id, status="finished")
+            if (found := get(c.case_id)) is not None]
+    summary = ScoreSummary(total=len(jobs))
+    keys = _stored_keys(store, [cid for cid, _, _ in jobs])
+    gate = asyncio.Semaphore(max(1, concurrency))
+    roles = [r for r in (("judge", judge, judge_info or JudgeInfo()),
+                         ("patient", patient, patient_info or JudgeInfo())) if r[1] is not None]
+    done = 0
+
+    async def one(cid: str, case: Case, digest: str, one_step: bool) -> None:
+        nonlocal done
+        async with gate:
+            try:
+                # A one-step consultation has no patient in it: nobody to rate the doctor.
+                mine = [r for r in roles if not (one_step and r[0] == "patient")]
+                if len(mine) < len(roles):
+                    store.save_metrics(cid, {n: undefined(ONE_STEP_NO_PATIENT)
+                                             for n in _ROLE_NAMES["patient"]}, case_hash=digest)
+                what = await _score_one(store, cid, case, digest, mine, keys.get(cid, {}),
+                                        recompute, summary)
+            except Exception as err:  # isolate: this consultation fails, the others go on
+                log.exception("scoring %s failed", cid)
+                what = f"failed ({type(err).__name__})"
+                summary.failures.append((cid, f"{type(err).__name__}: {err}"[:300]))
+        done += 1
+        if progress is not None:
+            progress(done, summary.total, cid, what)
+
+    await asyncio.gather(*(one(cid, case, digest, one_step)
+                           for cid, (case, digest), one_step in jobs))
+    return summary
+
+
+def _stored_keys(store: RunsStore, ids: list[str]
+                 ) -> dict[str, dict[str, tuple[str | None, bool]]]:
+    """consultation → metric → (cache key, failed) of the stored LLM-based metrics."""
+    wanted = set(ids)
+    stored = store.metric_keys([n for role in _ROLE_NAMES.values() for n in role])
+    return {cid: keys for cid, keys in stored.items() if cid in wanted}
+
+
+async def _score_one(store: RunsStore, cid: str, case: Case, digest: str,
+                     roles: list[tuple[str, Any, Any]],
+                     stored: dict[str, tuple[str | None, bool]],
+                     recompute: bool, summary: ScoreSummary) -> str:
+    """Run the roles still needed for one consultation; save each result at once."""
+    from core.metrics.compute import judge_report, llm_key, rate_by_patient
+
+    transcript = store.get_transcript(cid)
+    outcomes: list[str] = []
+
+    async def run(role: str, complete: Any, info: Any) -> None:
+        key = llm_key(role, info, case)
+        names = _ROLE_NAMES[role]
+        if not recompute and all(stored.get(n, ("", True)) == (key, False) for n in names):
+            outcomes.append("cached")
+            return
+        call = judge_report if role == "judge" else rate_by_patient
+        got = await call(case, transcript, complete, info)
+        store.save_metrics(cid, got, case_hash=digest, cache_key=key)  # stored at once
+        outcomes.append(_outcome_of(cid, got, summary))
+
+    await asyncio.gather(*(run(*r) for r in roles))
+    if outcomes and all(o == "cached" for o in outcomes):
+        summary.skipped += 1
+    elif any(o in ("ok", "failed") for o in outcomes):
+        summary.scored += 1
+    return ", ".join(outcomes)
+
+
+def _outcome_of(cid: str, got: Metrics, summary: ScoreSummary) -> str:
+    from core.metrics.names import NO_CASE, NO_REPORT
+
+    details = [d for _, d in got.values()]
+    failed = next((d["reason"] for d in details if d.get("failed")), None)
+    if failed:
+        summary.failures.append((cid, failed))
+        return "failed"
+    if any(d.get("reason") == NO_CASE for d in details):
+        summary.no_case += "report_score" in got
+        return "no case record"
+    if any(d.get("reason") == NO_REPORT for d in details):
+        summary.no_report += 1
+        return "no report"
+    return "ok"

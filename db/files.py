@@ -1,0 +1,55 @@
+"""Where the project database lives, and whether a file can be one, with the standard
+library only: the app's entry point checks `--db` before the terminal is taken over, and
+must not load sqlite_utils (or numpy) before the first screen paints.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+from core.errors import InputError
+
+
+def bedside_home() -> Path:
+    """The bedside home directory: $BEDSIDE_HOME, else ~/.bedside."""
+    return Path(os.environ.get("BEDSIDE_HOME") or Path.home() / ".bedside")
+
+
+def default_db_path() -> Path:
+    """Default project database: <home>/bedside.db."""
+    return bedside_home() / "bedside.db"
+
+
+def check_database(path: str | Path | None) -> Path:
+    """The database path, checked; raise InputError (one line) if it cannot be used.
+
+    Creates the folder if needed (as opening would). An existing file must be an SQLite
+    database we may write; it is opened read-only here, so the check changes nothing. The
+    full open (migrations) is `db.connection.open_db`.
+    """
+    target = Path(path) if path else default_db_path()
+    where = str(target)
+    if target.is_dir():
+        raise InputError("is a folder, not a database file", path=where)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot create its folder ({err.strerror or err})", path=where) from None
+    # An existing file is opened read-only (the check changes nothing); a new one is
+    # created, as the app would create it anyway.
+    exists = target.exists()
+    if exists and not os.access(target, os.R_OK | os.W_OK):
+        raise InputError("the database file is not readable and writable", path=where)
+    uri = target.resolve().as_uri() + ("?mode=ro" if exists else "?mode=rwc")
+    try:
+        conn = sqlite3.connect(uri, uri=True, timeout=5)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as err:
+        problem = "not a bedside database" if exists else "cannot create the database"
+        raise InputError(f"{problem} ({err})", path=where) from None
+    return target

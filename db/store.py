@@ -1,0 +1,206 @@
+"""The SQLite store: one object implementing the store protocols of `core.ports` by
+composing the repositories (`db.cases`, `db.runs`, `db.consultations`, `db.metrics`).
+
+`open_store(path)` is how the command line and the app open a project: it opens and
+migrates through `db.connection.open_db`, the one place that does. A store wraps one
+`sqlite3` connection, which belongs to the thread that opened it: open one per thread.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+
+from core.case import Case
+from core.events import EventSink
+from core.metrics.base import Metrics
+from core.ports.runs import RunsStore
+from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
+                               RunProgress, RunRecord, StudyListRow)
+from core.transcript import Transcript
+from db import cases as case_repo
+from db import consultations as consultation_repo
+from db import metrics as metric_repo
+from db import runs as run_repo
+from db.connection import open_db
+
+
+class SqliteStore:
+    """Cases, runs, consultations and metrics in one SQLite file (`core.ports.RunsStore`)."""
+
+    def __init__(self, db: Database) -> None:
+        #: The connection, for repositories not yet behind a protocol (reader studies).
+        self.db = db
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.db.conn.close()
+
+    # -- cases ------------------------------------------------------------------------------
+    def save_cases(self, cases: list[Case]) -> int:
+        """Insert or replace cases; return how many were written."""
+        return case_repo.save_cases(self.db, cases)
+
+    def import_cases(self, cases: list[Case]) -> CaseImportReport:
+        """Add new cases, replace changed ones, leave identical ones; say which were which."""
+        return case_repo.import_cases(self.db, cases)
+
+    def get_case(self, case_id: str) -> Case:
+        """One case; NotFoundError when it is not stored."""
+        return case_repo.get_case(self.db, case_id)
+
+    def list_cases(self) -> list[Case]:
+        """Every stored case, by id."""
+        return case_repo.list_cases(self.db)
+
+    def has_case(self, case_id: str) -> bool:
+        """Whether a case with this id is stored."""
+        return case_repo.has_case(self.db, case_id)
+
+    def case_hashes(self) -> dict[str, str]:
+        """Content hash of every stored case, by id."""
+        return case_repo.case_hashes(self.db)
+
+    def case_labels(self) -> dict[str, CaseLabel]:
+        """Title, source, specialty, language and placeholder flag of every stored case."""
+        return case_repo.case_labels(self.db)
+
+    # -- runs -------------------------------------------------------------------------------
+    def create_run(self, *, config: dict[str, Any], provenance: dict[str, Any],
+                   name: str | None = None, run_id: str | None = None) -> str:
+        """Record a new run (status 'running'); return its id."""
+        return run_repo.create_run(self.db, config=config, provenance=provenance, name=name,
+                               run_id=run_id)
+
+    def set_run_status(self, run_id: str, status: str) -> None:
+        """running / finished / cancelled / interrupted / failed."""
+        run_repo.set_run_status(self.db, run_id, status)
+
+    def get_run(self, run_ref: str) -> RunRecord:
+        """A run by id or name; NotFoundError otherwise."""
+        return run_repo.get_run(self.db, run_ref)
+
+    def find_run(self, run_id: str) -> RunRecord | None:
+        """A run by id, or None."""
+        return run_repo.find_run(self.db, run_id)
+
+    def list_runs(self) -> list[RunRecord]:
+        """Every run, newest first, with its consultation counts."""
+        return run_repo.list_runs(self.db)
+
+    def run_status_counts(self, run_id: str) -> dict[str, int]:
+        """How many consultations of the run are in each status (superseded left out)."""
+        return run_repo.run_status_counts(self.db, run_id)
+
+    def first_failure(self, run_id: str) -> str | None:
+        """The error of the run's earliest failed consultation, if any."""
+        return run_repo.first_failure(self.db, run_id)
+
+    def run_progress(self, run_id: str) -> RunProgress:
+        """Consultations, turns and ended consultations of the run."""
+        return run_repo.run_progress(self.db, run_id)
+
+    def live_rows(self, run_id: str | None) -> list[LiveRow]:
+        """The run's consultations (every running one when None) with their progress."""
+        return run_repo.live_rows(self.db, run_id)
+
+    # -- consultations ----------------------------------------------------------------------
+    def recorder(self) -> EventSink:
+        """A sink that commits every event the moment it arrives."""
+        return consultation_repo.Recorder(self.db)
+
+    def done_keys(self, run_id: str, *, retry_failed: bool = False) -> set[tuple[str, str]]:
+        """(case_id, config_key) pairs of the run not to be run again."""
+        return consultation_repo.done_keys(self.db, run_id, retry_failed=retry_failed)
+
+    def abandon_interrupted(self, run_id: str) -> int:
+        """Mark the run's consultations left running by a killed process as abandoned."""
+        return consultation_repo.abandon_interrupted(self.db, run_id)
+
+    def save_transcript(self, transcript: Transcript, *, consultation_id: str,
+                        run_id: str | None = None, origin: str = "imported") -> str:
+        """Store a finished transcript (imported dialogues) whole."""
+        return consultation_repo.save_transcript(self.db, transcript,
+                                             consultation_id=consultation_id, run_id=run_id,
+                                             origin=origin)
+
+    def has_consultation(self, consultation_id: str) -> bool:
+        """Whether a consultation with this id is stored."""
+        return consultation_repo.has_consultation(self.db, consultation_id)
+
+    def get_consultation(self, consultation_id: str) -> ConsultationSummary:
+        """One consultation; NotFoundError otherwise."""
+        return consultation_repo.get_consultation(self.db, consultation_id)
+
+    def find_consultation(self, consultation_id: str) -> ConsultationSummary | None:
+        """One consultation, or None."""
+        return consultation_repo.find_consultation(self.db, consultation_id)
+
+    def get_transcript(self, consultation_id: str) -> Transcript:
+        """A stored consultation rebuilt as a Transcript."""
+        return consultation_repo.get_transcript(self.db, consultation_id)
+
+    def list_consultations(self, *, run_id: str | None = None, status: str | None = None,
+                           include_superseded: bool = False, newest_first: bool = False,
+                           limit: int | None = None) -> list[ConsultationSummary]:
+        """Consultations (of one run, in one status), by id or newest first."""
+        return consultation_repo.list_consultations(
+            self.db, run_id=run_id, status=status, include_superseded=include_superseded,
+            newest_first=newest_first, limit=limit)
+
+    def turn_count(self, consultation_id: str) -> int:
+        """How many turns of the consultation are stored."""
+        return consultation_repo.turn_count(self.db, consultation_id)
+
+    def seen_case_ids(self, doctor: str) -> set[str]:
+        """Cases this doctor has played (any status but cancelled)."""
+        return consultation_repo.seen_case_ids(self.db, doctor)
+
+    # -- metrics ----------------------------------------------------------------------------
+    def save_metrics(self, consultation_id: str, metrics: Metrics, *,
+                     case_hash: str | None = None, cache_key: str | None = None) -> int:
+        """Insert or replace one value per metric; return how many."""
+        return metric_repo.save_metrics(self.db, consultation_id, metrics, case_hash=case_hash,
+                                    cache_key=cache_key)
+
+    def get_metrics(self, consultation_id: str) -> Metrics:
+        """Every stored metric of one consultation, `{name: (value, detail)}`."""
+        return metric_repo.get_metrics(self.db, consultation_id)
+
+    def metrics_by_consultation(self, consultation_ids: Iterable[str],
+                                names: Iterable[str] | None = None) -> dict[str, Metrics]:
+        """consultation → `{name: (value, detail)}` (these names; all when None)."""
+        return metric_repo.metrics_by_consultation(self.db, consultation_ids, names)
+
+    def metric_hashes(self, names: Iterable[str]) -> dict[str, dict[str, str | None]]:
+        """consultation → metric name → case content hash of each stored value."""
+        return metric_repo.metric_hashes(self.db, names)
+
+    def metric_keys(self, names: Iterable[str]) -> dict[str, dict[str, tuple[str | None, bool]]]:
+        """consultation → metric name → (cache key, failed) of each stored value."""
+        return metric_repo.metric_keys(self.db, names)
+
+    # -- reader studies ---------------------------------------------------------------------
+    def study_rows(self) -> list[StudyListRow]:
+        """Reader studies for the home screen's Studies tab (newest first, with progress).
+
+        Stop-gap: `db.study_listing` until the typed study repository lists the same.
+        """
+        from db.study_listing import study_rows
+
+        return study_rows(self.db)
+
+
+def open_store(path: Path | str | None = None, *, migrate: bool = True) -> SqliteStore:
+    """Open (creating and migrating if needed) the project database at `path` (the default
+    one when None) as a store."""
+    return SqliteStore(open_db(path, migrate=migrate))
+
+
+def _implements_the_protocols(store: SqliteStore) -> RunsStore:
+    """Never called: mypy checks here that SqliteStore implements every store protocol the
+    use cases take (a method missing or of another shape is a type error)."""
+    return store
