@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from core.agents import episodes, intents, questions
 from core.caseindex.matching import Entry, cue_hit, is_cjk, mentioned, normalise
@@ -61,7 +62,14 @@ class RecordAnswers:
     history_items: list[Entry]
     story: list[tuple[str, str]]
     symptoms: list[Entry]
-    # Used from RetrievalPatient: named_symptoms, _voice, _symptom, _facet, _cue_word.
+    # Provided by RetrievalPatient; declared here so the mixin type-checks on its own.
+    if TYPE_CHECKING:
+        def named_symptoms(self, question: str, ignore: frozenset[str] = frozenset()
+                           ) -> list[Symptom]: ...
+        def _voice(self, text: str, lang: str) -> str: ...
+        def _symptom(self, s: Symptom, q: str) -> list[str]: ...
+        def _facet(self, facet: str, value: str) -> str: ...
+        def _cue_word(self, word: str) -> bool: ...
 
     # -- earlier episodes ------------------------------------------------------------------
     def _earlier(self, question: str, q: str, strength: str) -> list[str]:

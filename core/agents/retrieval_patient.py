@@ -203,7 +203,8 @@ class RetrievalPatient(RecordAnswers):
         """The main symptom: the first present primary symptom, else the first symptom."""
         symptoms = self.profile.symptoms()
         present = [s for s in self.profile.primary_symptoms if s.present]
-        return (present or symptoms or [None])[0]
+        found = present or symptoms
+        return found[0] if found else None
 
     def _symptom(self, s: Symptom, q: str) -> list[str]:
         if not s.present:

@@ -156,8 +156,8 @@ def language_of(text: str) -> str | None:
         return None
     low = text.lower()
     scores = {lang: sum(w in fw for w in words) for lang, fw in _FUNCTION_WORDS.items()}
-    for lang, letters in _LETTERS.items():
-        scores[lang] += 2 * sum(low.count(c) for c in letters)
+    for lang, marks in _LETTERS.items():
+        scores[lang] += 2 * sum(low.count(c) for c in marks)
     best = max(scores, key=lambda k: scores[k])
     ranked = sorted(scores.values(), reverse=True)
     if ranked[0] < 2 or ranked[0] == ranked[1]:
