@@ -7,6 +7,10 @@ the environment variable BEDSIDE_PEERS naming the folder that holds the samples 
 sets it to ../shared/peers), or with tests/peers named on the command line (the folder is
 then ../shared/peers beside the checkout). Asked for with no such folder, the run stops at
 once with an error saying where it looked — it never skips them or collects nothing.
+
+Every test also gets its own bedside home (BEDSIDE_HOME): nothing a test saves (the last
+physician's name in settings.json, a default database) lands in the user's ~/.bedside or is
+seen by another test, whichever process (pytest-xdist worker) runs it.
 """
 
 from __future__ import annotations
@@ -50,3 +54,13 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     if not config.stash.get(_ASKED, False) and _inside_peer_tests(collection_path.resolve()):
         return True
     return None
+
+
+@pytest.fixture(autouse=True)
+def _own_bedside_home(tmp_path_factory: pytest.TempPathFactory,
+                      monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh, empty BEDSIDE_HOME for each test; no physician name from the environment."""
+    home = tmp_path_factory.mktemp("bedside-home")
+    monkeypatch.setenv("BEDSIDE_HOME", str(home))
+    monkeypatch.delenv("BEDSIDE_DOCTOR", raising=False)
+    return home
