@@ -77,3 +77,17 @@ def test_each_test_has_its_own_bedside_home() -> None:
     assert bedside_home() == home and settings_path().parent == home
     save_settings(doctor_name="dr-setup")  # what playing a case saves
     assert [p.name for p in home.iterdir()] == ["settings.json"]
+
+
+def test_ci_runs_the_readme_test_command_then_the_peer_tests() -> None:
+    """.ci/run: the README's test command exactly, then the real samples apart."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)\n```", readme, re.S)
+    (command,) = [b for b in blocks if "pip install -e '.[test]'" in b]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert command in ci and "pytest -q" in command
+    peers = "BEDSIDE_PEERS=../shared/peers .venv/bin/python -m pytest -q tests/peers"
+    assert ci.index(peers) > ci.index(command) and peers in blocks
+    assert "set -euo pipefail" in ci  # a failing run fails CI
