@@ -15,12 +15,12 @@ from typing import Any
 
 import pytest
 
-from core.agents.retrieval_examiner import RetrievalExaminer
 from core.errors import InputError
 from core.importers import import_file
-from core.transcript import EndReason, Role
-from core.views import doctor_view, examiner_view, patient_view
+from core.transcript import Role
+from core.views import examiner_view, patient_view
 from tests import importer_checks as checks
+from tests import importer_content as content
 from tests.importer_support import FIXTURES as S
 from tests.importer_support import find, rjua_sheet, roundtrip, string_leaves, tree_text
 
@@ -29,26 +29,12 @@ from tests.importer_support import find, rjua_sheet, roundtrip, string_leaves, t
 
 
 def test_agentclinic_fixture() -> None:
-    result = import_file("agentclinic", S.path(S.medqa))
-    assert len(result.cases) == 5 and result.warnings == []
-    roundtrip(result)
-    first = result.cases[0]
-    assert first.id == "agentclinic-medqa_fixture-1"
-    assert (first.source, first.licence, first.specialty) == ("agentclinic", "MIT", "general")
-    assert first.truth.diagnosis == "Graves disease"
-    assert first.patient.demographics.age == "41" and first.patient.demographics.sex == "female"
-    assert first.patient.primary_symptoms[0].name == "Palpitations"
-    assert len(first.patient.secondary_symptoms) == 3
-    kinds = {h.kind for h in first.patient.history}
-    assert kinds == {"past_medical", "social", "review_of_systems"}
-    assert find(first.physical_exam, "Vital Signs", "Heart Rate").value == "112 bpm"
-    assert find(first.tests, "Imaging", "Thyroid Ultrasound", "Findings").value.startswith(
-        "Normal echotexture")
-    assert "graves" not in first.title.lower()
-    infant = result.cases[2]
-    assert infant.patient.demographics.age == "6 weeks"
-    assert find(infant.tests, "Abdominal Ultrasound", "Findings").value.endswith(
-        "hypertrophic pyloric stenosis")
+    result = content.check_medqa(
+        S, first_id="agentclinic-medqa_fixture-1", diagnosis="Graves disease", age="41",
+        sex="female", primary="Palpitations", heart_rate="112 bpm",
+        imaging=("Imaging", "Thyroid Ultrasound", "Findings"), imaging_starts="Normal echotexture",
+        infant_age="6 weeks", infant_test=("Abdominal Ultrasound", "Findings"),
+        infant_ends="hypertrophic pyloric stenosis")
     # a key with a typographic apostrophe (as the full files have) is kept as written
     assert find(result.cases[4].physical_exam, "Eye Examination", "Amsler’s Grid").value == \
         "No distortion"
@@ -202,54 +188,28 @@ def test_agentclinic_bare_osce_line_and_list_diagnosis(tmp_path: Path) -> None:
 
 
 def test_nejm_fixture() -> None:
-    result = import_file("agentclinic-nejm", S.path(S.nejm))
-    assert len(result.cases) == 3
-    roundtrip(result)
-    case = result.cases[0]
-    assert case.truth.diagnosis == case.truth.correct_option == "Lichen planus"
-    assert len(case.truth.options) == 5 and "Secondary syphilis" in case.truth.options
-    assert case.images[0].url.startswith("https://images.example.org/")
-    assert case.images[0].given_upfront
-    assert doctor_view(case).images[0].url == case.images[0].url  # the image is given up front
-    assert case.objective.startswith("A 47-year-old man presented to the dermatology clinic")
-    assert case.objective.endswith("What is the most likely diagnosis?")
-    assert "scratching makes new bumps" in case.patient.history_of_present_illness
-    assert case.specialty == "dermatology" and case.patient.demographics.age == "47"
-    assert result.cases[2].truth.diagnosis == "Cardiac amyloidosis"
-    assert all("amyloidosis" not in c.title.lower() for c in result.cases)
-    assert result.cases[2].objective.endswith("Which of the following is the most likely "
-                                              "diagnosis?")
-    assert "Non-Hodgkin\u2019s lymphoma" in result.cases[1].truth.options  # JSON-escaped in the file
+    result = content.check_nejm(
+        S, diagnosis="Lichen planus", distractor="Secondary syphilis",
+        url_prefix="https://images.example.org/",
+        opening="A 47-year-old man presented to the dermatology clinic",
+        hpi_word="scratching makes new bumps", age="47", third_diagnosis="Cardiac amyloidosis",
+        third_word="amyloidosis")
+    assert "Non-Hodgkin\u2019s lymphoma" in result.cases[1].truth.options  # escaped in the file
 
 
 def test_nejm_findings_reach_only_the_examiner() -> None:
     """No sentence of the exam text, nor of the question's findings, reaches the doctor."""
     checks.check_nejm_findings_leave_the_doctor(S)
-    case = import_file("agentclinic-nejm", S.path(S.nejm)).cases[0]
-    examiner = RetrievalExaminer(examiner_view(case))
-    text, reported = examiner.report(["skin biopsy"])
-    assert "band-like lymphocytic infiltrate" in text and "normal" not in text.lower()
-    assert reported == ["Skin biopsy"]
-    text, _ = examiner.report(["dermoscopy"])
-    assert "Whitish reticular streaks" in text
-    text, _ = examiner.report(["physical examination"])
-    assert "violaceous papules" in text  # the question's exam sentence, for the examiner
+    content.check_nejm_examiner(S, biopsy="band-like lymphocytic infiltrate",
+                                dermoscopy="Whitish reticular streaks", exam="violaceous papules")
 
 
 def test_nejm_labelled_segments_and_headings() -> None:
-    cases = import_file("agentclinic-nejm", S.path(S.nejm)).cases
-    girl = cases[1]  # "Laboratory testing results: - ... Imaging results: - CT scan of the neck: ..."
-    labs = find(girl.tests, "Laboratory testing")
-    assert labs.value == "Mild anemia present"
-    assert find(girl.tests, "Laboratory testing", "Tests for toxoplasmosis").value == "Negative"
-    assert find(girl.tests, "Imaging", "CT scan of the neck").value.startswith("Enlarged cervical")
-    # A test the question names but physical_exams does not carry becomes its own item.
-    assert find(girl.tests, "Lymph node biopsy").value == "The lymph node biopsy findings are shown."
-    man = cases[2]
-    assert find(man.tests, "Transvenous endomyocardial biopsy").value.startswith(
-        "Showed amorphous")
-    examiner = RetrievalExaminer(examiner_view(man))
-    assert "apple-green birefringence" in examiner.report(["endomyocardial biopsy"])[0]
+    content.check_nejm_segments(
+        S, labs="Mild anemia present", negative_test="Tests for toxoplasmosis",
+        ct_starts="Enlarged cervical", biopsy_sentence="The lymph node biopsy findings are shown.",
+        third_biopsy="Transvenous endomyocardial biopsy", third_starts="Showed amorphous",
+        third_request="endomyocardial biopsy", third_text="apple-green birefringence")
 
 
 def test_nejm_no_findings_note_and_odd_shapes(tmp_path: Path) -> None:
@@ -282,55 +242,26 @@ def test_nejm_no_findings_note_and_odd_shapes(tmp_path: Path) -> None:
 
 
 def test_aihospital_chinese_fixture() -> None:
-    result = import_file("aihospital", S.path(S.aih_zh))
-    assert len(result.cases) == 2
-    roundtrip(result)
-    case = result.cases[0]
-    assert case.id == "aihospital-2107" and case.language == "zh-Hans"
-    assert (case.source, case.licence, case.specialty) == ("aihospital", "MIT",
-                                                           "respiratory medicine")
-    assert case.patient.demographics.age == "67" and case.patient.demographics.sex == "女"
-    assert case.patient.chief_complaint == "发热伴咳嗽、咳黄痰3天"
-    assert find(case.tests, "血常规", "白细胞计数").value == "15.6x10^9/L"
-    assert find(case.tests, "炎症指标", "降钙素原").value == "1.8ng/ml"
-    assert case.physical_exam[0].name == "查体" and "湿性啰音" in case.physical_exam[0].value
-    assert case.truth.diagnosis == "社区获得性肺炎（右下肺）"
-    assert "2型糖尿病" in case.truth.other_names()
-    assert case.truth.differential == ["肺结核", "肺栓塞"]
-    assert "头孢曲松" in case.truth.treatment
-    assert "分析总结" in case.truth.extra and "初步诊断" in case.truth.extra
-    assert case.truth.extra["record.url"].startswith("https://")
-    assert "<说法方式>" in case.patient.persona
-    second = result.cases[1]
-    assert find(second.tests, "影像学检查", "头颅CT").value == "左侧基底节区高密度影，出血量约15ml"
-    assert second.truth.diagnosis == "高血压性脑出血" and second.specialty == "neurology"
-    assert second.truth.extra["disease_info.disease"] == "脑出血"  # a nested free-form key
-    # The diagnosis stays out of what the patient and the doctor see up front.
-    assert second.truth.diagnosis not in second.title + second.objective
+    result = content.check_aihospital_zh(
+        S, first_id="aihospital-2107", specialty="respiratory medicine", age="67", sex="女",
+        complaint="发热伴咳嗽、咳黄痰3天",
+        tests=[(("血常规", "白细胞计数"), "15.6x10^9/L"), (("炎症指标", "降钙素原"), "1.8ng/ml")],
+        exam="湿性啰音", diagnosis="社区获得性肺炎（右下肺）", other="2型糖尿病",
+        differential=["肺结核", "肺栓塞"], drug="头孢曲松",
+        second_ct="左侧基底节区高密度影，出血量约15ml", second_diagnosis="高血压性脑出血")
+    assert result.cases[1].truth.extra["disease_info.disease"] == "脑出血"  # nested, free-form
 
 
 def test_aihospital_english_fixture() -> None:
-    result = import_file("aihospital", S.path(S.aih_en))
-    roundtrip(result)
-    case = result.cases[0]
-    assert case.id == "aihospital-20031" and case.language == "en"
-    assert case.patient.demographics.occupation == "Long-distance Lorry Driver"
-    assert find(case.physical_exam, "Blood pressure").value == "146/92 mmHg"
-    assert find(case.tests, "Blood tests", "HbA1c").value == "9.1%"
-    assert "Scattered dot haemorrhages" in find(case.tests, "Fundoscopy").value
-    assert case.truth.diagnosis == "Type 2 diabetes mellitus with early retinopathy"
-    assert case.truth.differential[1] == "Diabetes insipidus"
+    result = content.check_aihospital_en(
+        S, first_id="aihospital-20031", occupation="Long-distance Lorry Driver",
+        blood_pressure="146/92 mmHg", blood_test=("HbA1c", "9.1%"),
+        test_text=("Fundoscopy", "Scattered dot haemorrhages"),
+        diagnosis="Type 2 diabetes mellitus with early retinopathy",
+        second_differential="Diabetes insipidus")
     # A nested personal_history object is kept, flattened, as the patient's social history.
     social = [h.text for h in result.cases[1].patient.history if h.kind == "social"]
     assert social == ["smoking: never; alcohol: occasional; family: Mother takes thyroid tablets"]
-    # Every bullet line of the source survives in the findings.
-    record = json.loads(S.path(S.aih_en).read_text(encoding="utf-8"))[0]["medical_record"]
-    text = tree_text(case.physical_exam) + tree_text(case.tests)
-    for key in ("physical_examination", "auxiliary_examinations"):
-        for line in record[key].splitlines():
-            body = line.strip().lstrip("- ").strip()
-            name, _, value = body.partition(": ")
-            assert (name in text and value in text) if value else body.rstrip(":") in text
 
 
 @pytest.mark.parametrize("diagnosis", ["，，", "；", "1.\n2.", " ", "（1）（2）", "- "])
@@ -366,29 +297,8 @@ def test_aihospital_falls_back_to_preliminary_diagnosis(tmp_path: Path) -> None:
 
 
 def test_dialog_fixture() -> None:
-    result = import_file("aihospital-dialog", S.path(S.dialog))
-    assert len(result.transcripts) == 5 and result.cases == []
-    first = result.transcripts[0]
-    assert first.case_id == "aihospital-3105" and first.doctor == "gpt-4"
-    assert first.end_reason is EndReason.IMPORTED
-    assert first.meta["patient_engine_name"] == "gpt-3.5-turbo"
-    roles = [t.role for t in first.turns]
-    assert roles[:2] == [Role.DOCTOR, Role.PATIENT] and Role.EXAMINER in roles
-    assert [t.index for t in first.turns] == list(range(len(first.turns)))
-    for turn in first.turns:
-        assert "<对医生讲>" not in turn.content and "<结束>" not in turn.content
-    to_examiner = next(t for t in first.turns if t.addressee is Role.EXAMINER)
-    assert to_examiner.role is Role.PATIENT and to_examiner.content.startswith("你好，医生让我做")
-    assert first.turns[1].addressee is Role.DOCTOR
-    report = next(t for t in first.turns if t.role is Role.EXAMINER)
-    assert report.tests == ["心电图"] and report.kind == "result"
-    ended = [t for t in first.turns if t.meta.get("end")]
-    assert len(ended) == 1 and ended[0].content.startswith("好的医生")
-    assert first.report is not None and first.diagnosis.startswith("心房颤动")
-    assert result.transcripts[3].doctor == "qwen-max-1201"
-    # A trailing <结束> tag is stripped too.
-    last_patient = [t for t in result.transcripts[3].turns if t.role is Role.PATIENT][-1]
-    assert last_patient.meta["end"] and not last_patient.content.endswith(">")
+    content.check_dialog(S, first_id="aihospital-3105", to_examiner="你好，医生让我做",
+                         tests=["心电图"], end="好的医生", diagnosis="心房颤动")
 
 
 def test_dialog_fixture_addressees() -> None:
@@ -426,61 +336,19 @@ def test_dialog_routes_on_the_leading_tag_only(tmp_path: Path) -> None:
 
 
 def test_rjua_fixture() -> None:
-    result = import_file("rjua", S.path(S.rjua))
-    roundtrip(result)
-    (case,) = result.cases
-    assert (case.source, case.licence, case.language) == ("rjua", "CC-BY-NC-SA-4.0", "zh-Hans")
-    assert case.expected_rounds == 8
-    # The fixture has 年龄=女 and 性别=68岁 (as the real sample swaps them); put right, said so.
-    assert case.patient.demographics.age == "68" and case.patient.demographics.sex == "女"
-    assert any("swapped" in w for w in result.warnings)
-    assert case.patient.opening.startswith("医生您好") and case.patient.chief_complaint
-    assert case.truth.diagnosis == "右肾恶性肿瘤"
-    assert case.truth.synonyms == ["右肾癌", "肾癌", "RCC"]
-    assert "腹腔镜右肾部分切除术" in case.truth.treatment and "术后定期复查" in case.truth.treatment
-    urine = find(case.tests, "尿常规")
-    assert "尿潜血 2+↑" in urine.value and urine.timing == "1个月前" and urine.weight == 2.0
-    assert find(case.tests, "凝血功能").weight == 1.0
-    assert "术前验血" in find(case.tests, "肾功能").synonyms
-    assert [i.name for i in case.tests].count("肾脏增强CT") == 2  # same scan, two dates
-    assert [i.name for i in case.tests].count("肾功能") == 1  # verbatim repeat merged
-    assert "30.2秒" in find(case.tests, "凝血功能").value  # multi-line quoted cell
-    symptoms = {s.name: s for s in case.patient.primary_symptoms}
-    assert symptoms["肉眼血尿"].duration == "1个月" and symptoms["发热"].present is False
-    kinds = {h.name: h.kind for h in case.patient.history}
-    assert kinds["肾动脉栓塞术"] == "surgical" and kinds["氨氯地平"] == "medication"
-    assert kinds["高血压"] == "past_medical" and kinds["婚育史"] == "social"
-    steps = [(s.category, s.name) for s in case.expected_inquiry_order]
-    assert steps[:4] == [("symptom", "腰痛"), ("symptom", "肉眼血尿"), ("symptom", "发热"),
-                         ("test", "尿常规")]
-    assert steps.index(("test", "泌尿系统B超")) < steps.index(("test", "肾脏增强CT"))
-    assert ("history", "surgical") in steps and steps[-2:] == [("diagnosis", None),
-                                                               ("treatment", None)]
-    names = {i.name for _, _, i in case.findings()}
-    assert all(n in names for c, n in steps if c == "test" and n)
-    assert case.truth.extra["正确顺序"].startswith("尿常规=")
+    content.check_rjua(
+        S, rounds=8, age="68", sex="女", diagnosis="右肾恶性肿瘤", synonyms=["右肾癌", "肾癌", "RCC"],
+        treatments=["腹腔镜右肾部分切除术", "术后定期复查"], urine=("尿潜血 2+↑", "1个月前"),
+        scans=("泌尿系统B超", "肾脏增强CT"), coagulation="30.2秒",
+        symptoms=("腰痛", "肉眼血尿", "发热"), duration="1个月", operation="肾动脉栓塞术",
+        medication="氨氯地平")
 
 
 def test_rjua_fixture_partition() -> None:
-    """Operative findings leave the patient for the examiner; the diagnosis named in the
-    patient's opening (RJUA's design) is kept but reported."""
-    result = import_file("rjua", S.path(S.rjua))
-    case = result.cases[0]
-    seen = patient_view(case).model_dump_json()
-    assert "灰白色组织条" not in seen and "明胶海绵颗粒" not in seen
-    surgery = {h.name: h.text for h in case.patient.history if h.kind == "surgical"}
-    assert surgery == {"经皮肾穿刺活检术": "经皮肾穿刺活检术（3周前）",
-                       "肾动脉栓塞术": "肾动脉栓塞术（3周前）"}
-    operation = find(case.tests, "经皮肾穿刺活检术术中所见")
-    assert "灰白色组织条" in operation.value and operation.timing == "3周前"
-    assert operation.weight == 0.0  # RJUA scores the history row, not this copy
-    examiner = RetrievalExaminer(examiner_view(case))
-    assert "灰白色组织条" in examiner.report(["经皮肾穿刺活检术"])[0]
-    assert "明胶海绵颗粒" in examiner.report(["肾动脉栓塞术"])[0]
-    leak = [w for w in result.warnings if "names the diagnosis" in w]
-    assert len(leak) == 1 and "'右肾癌'" in leak[0] and "'肾癌'" in leak[0]
-    assert "'右肾恶性肿瘤'" not in leak[0]  # the opening does not use the full name
-    assert leak[0].startswith(f"{S.path(S.rjua)}: case rjua-sp_fixture")
+    content.check_rjua_partition(
+        S, operations={"经皮肾穿刺活检术": "灰白色组织条", "肾动脉栓塞术": "明胶海绵颗粒"},
+        timing="3周前", leaked=["右肾癌", "肾癌"], diagnosis="右肾恶性肿瘤",
+        case_id="rjua-sp_fixture")
 
 
 def test_rjua_bom_unknown_category_and_plain_age(tmp_path: Path) -> None:
