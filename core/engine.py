@@ -17,6 +17,7 @@ Must not import: textual, rich, litellm (only core/llm.py, lazily), or db/annota
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -249,10 +250,17 @@ class Session:
                     raw_request=reply.raw_request, raw_response=reply.raw_response,
                     meta={"correct": verdict.correct}))
 
-    async def _guard_all(self, calls: list[Awaitable[Any]]) -> list[Any]:
+    async def _guard_all(self, calls: list[Coroutine[Any, Any, Any]]) -> list[Any]:
         async def gather() -> Any:
             return await asyncio.gather(*calls)
-        return await self._guard(gather())
+        try:
+            return await self._guard(gather())
+        finally:
+            # A cancel before gather() ran drops calls that never started: close them, or
+            # Python warns "coroutine ... was never awaited" when they are collected.
+            for call in calls:
+                if inspect.getcoroutinestate(call) == inspect.CORO_CREATED:
+                    call.close()
 
     async def one_step(self, case: Case, llm: LLMClient) -> None:
         """The upper bound: one doctor call with the whole case, scored like any other."""
