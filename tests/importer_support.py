@@ -1,15 +1,19 @@
-"""Shared helpers for the importer tests (tests/test_importers*.py): where the peer samples
-are, and small readers of imported cases.
+"""Shared helpers for the importer tests: where the files in each peer format are, and small
+readers of imported cases.
 
-The samples are read in place from the shared folder beside the repo, never copied. They are
-expected in ../shared/peers beside the checkout (as in CI); the environment variable
-BEDSIDE_PEERS names another folder. A missing sample fails the test with a message saying
-where it was looked for — it is never skipped.
+Two sets of files in the peer formats exist. `FIXTURES` are our own small files in
+tests/fixtures/peers (original cases written for these tests, in the peers' layouts and key
+names, with the real files' oddities), so that the default run needs nothing beside the
+checkout. `real_samples()` are the peers' own samples, read in place from ../shared/peers (or
+the folder named by the environment variable BEDSIDE_PEERS) by the extra run in tests/peers/
+(see tests/conftest.py); a missing sample fails there with a message saying where it was
+looked for — it is never skipped.
 """
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -18,29 +22,70 @@ import pytest
 from core.case import Case
 from core.importers import ImportResult
 
-MEDQA = "agentclinic/agentclinic_medqa_sample.jsonl"
-NEJM = "agentclinic/agentclinic_nejm_sample.jsonl"
-AIH_ZH = "ai_hospital/patients_zh_sample.json"
-AIH_EN = "ai_hospital/patients_en_sample.json"
-DIALOG = "ai_hospital/dialog_history_sample.jsonl"
-RJUA = "rjua/sp_test_case.csv"
+TESTS = Path(__file__).resolve().parent
+FIXTURE_ROOT = TESTS / "fixtures" / "peers"
 RJUA_HEADER = "类目大项,类目子项,结果,约束,备注,上位词,得分项分类\n"
 
 
+@dataclass(frozen=True)
+class Samples:
+    """One set of files in the peer formats (paths relative to `root`)."""
+
+    root: Path
+    medqa: str  # AgentClinic MedQA OSCE JSONL
+    nejm: str  # AgentClinic NEJM JSONL
+    aih_zh: str  # AI Hospital records, Chinese keys (JSON list)
+    aih_en: str  # AI Hospital records, English keys (JSON list)
+    dialog: str  # AI Hospital dialogue histories (JSONL)
+    rjua: str  # RJUA standardized patient (CSV)
+    checked: bool = False  # fail (never skip) when a file is missing
+
+    def path(self, relative: str) -> Path:
+        """The path of one file; for the real samples, fails with where it was expected."""
+        path = self.root / relative
+        if self.checked and not path.is_file():
+            pytest.fail(f"peer sample '{relative}' not found in {self.root}: the samples are "
+                        "expected in ../shared/peers beside the checkout, or in the folder "
+                        "named by the environment variable BEDSIDE_PEERS", pytrace=False)
+        return path
+
+    def formats(self, *, dialog: bool = True, rjua: bool = True) -> list[tuple[str, str]]:
+        """(format, relative path) of every file, for parametrised tests."""
+        pairs = [("agentclinic", self.medqa), ("agentclinic-nejm", self.nejm),
+                 ("aihospital", self.aih_zh), ("aihospital", self.aih_en)]
+        return pairs + ([("aihospital-dialog", self.dialog)] if dialog else []) + \
+            ([("rjua", self.rjua)] if rjua else [])
+
+
+FIXTURES = Samples(
+    root=FIXTURE_ROOT,
+    medqa="agentclinic/medqa_fixture.jsonl",
+    nejm="agentclinic/nejm_fixture.jsonl",
+    aih_zh="ai_hospital/patients_zh_fixture.json",
+    aih_en="ai_hospital/patients_en_fixture.json",
+    dialog="ai_hospital/dialog_history_fixture.jsonl",
+    rjua="rjua/sp_fixture.csv",
+)
+
+
 def peers_root() -> Path:
-    """$BEDSIDE_PEERS, else the shared folder beside the checkout."""
+    """$BEDSIDE_PEERS (made absolute), else the shared folder beside the checkout."""
     override = os.environ.get("BEDSIDE_PEERS")
-    return Path(override) if override else Path(__file__).resolve().parents[2] / "shared" / "peers"
+    return Path(override).resolve() if override else TESTS.parents[1] / "shared" / "peers"
 
 
-def peer(relative: str) -> Path:
-    """The path of a peer sample; fails (never skips) with where it was expected."""
-    path = peers_root() / relative
-    if not path.is_file():
-        pytest.fail(f"peer sample '{relative}' not found in {peers_root()}: the samples are "
-                    "expected in ../shared/peers beside the checkout, or in the folder named "
-                    "by the environment variable BEDSIDE_PEERS", pytrace=False)
-    return path
+def real_samples() -> Samples:
+    """The peers' own samples, where `peers_root()` says (checked on use)."""
+    return Samples(
+        root=peers_root(),
+        medqa="agentclinic/agentclinic_medqa_sample.jsonl",
+        nejm="agentclinic/agentclinic_nejm_sample.jsonl",
+        aih_zh="ai_hospital/patients_zh_sample.json",
+        aih_en="ai_hospital/patients_en_sample.json",
+        dialog="ai_hospital/dialog_history_sample.jsonl",
+        rjua="rjua/sp_test_case.csv",
+        checked=True,
+    )
 
 
 def roundtrip(result: ImportResult) -> None:

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.importer_support import FIXTURES
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -37,31 +39,40 @@ def _columns(line: str) -> list[int]:
     return [display_width(line[:m.end()]) for m in re.finditer(r"\S\s{2,}(?=\S)", line)]
 
 
-def test_cases_list_aligns_cjk_titles_and_sets_placeholders_apart(tmp_path) -> None:
-    from tests.importer_support import AIH_ZH, DIALOG, RJUA, peer
-
+def check_cases_list_aligns_cjk_and_sets_placeholders_apart(samples, tmp_path: Path,
+                                                           cjk_ids: tuple[str, str], who: str,
+                                                           placeholder: str) -> None:
+    """Chinese records, an RJUA sheet and five dialogues imported, then `cases list`: CJK
+    titles keep the columns in line; the dialogues' placeholder cases are listed apart."""
     db = tmp_path / "p.db"
-    for fmt, sample in (("aihospital", AIH_ZH), ("rjua", RJUA), ("aihospital-dialog", DIALOG)):
-        assert bedside("cases", "import", fmt, str(peer(sample)), "--db", str(db),
+    for fmt, sample in (("aihospital", samples.aih_zh), ("rjua", samples.rjua),
+                        ("aihospital-dialog", samples.dialog)):
+        assert bedside("cases", "import", fmt, str(samples.path(sample)), "--db", str(db),
                        home=tmp_path).returncode == 0
     out = bedside("cases", "list", "--db", str(db), home=tmp_path)
     assert out.returncode == 0, out.stderr
     table, _, rest = out.stdout.partition("\n\n")
     lines = table.splitlines()
     assert lines[0].split() == ["ID", "TITLE", "SPECIALTY", "LANGUAGE", "SOURCE"]
-    cjk = [ln for ln in lines if ln.startswith(("aihospital-1003", "rjua-sp_test_case"))]
-    assert len(cjk) == 2 and "男，54岁" in cjk[0]
+    cjk = [ln for ln in lines if ln.startswith(cjk_ids)]
+    assert len(cjk) == 2 and who in cjk[0]
     for line in lines[1:]:
         assert _columns(line) == _columns(lines[0]), line  # every column starts in line
     summary, _, placeholders = rest.partition("\n\n")
     assert summary.startswith(f"{len(lines) - 1} cases, ")  # placeholders are not counted
     assert placeholders.startswith("5 placeholder cases")
-    assert "aihospital-1812" in placeholders and "aihospital-1812" not in table
+    assert placeholder in placeholders and placeholder not in table
     listed = json.loads(bedside("cases", "list", "--json", "--db", str(db),
                                 home=tmp_path).stdout)
     marked = {r["id"] for r in listed if r["placeholder"]}
-    assert len(marked) == 5 and "aihospital-1812" in marked
+    assert len(marked) == 5 and placeholder in marked
     assert {r["language"] for r in listed if r["placeholder"]} == {"zh-Hans"}  # the dialogues'
+
+
+def test_cases_list_aligns_cjk_titles_and_sets_placeholders_apart(tmp_path) -> None:
+    check_cases_list_aligns_cjk_and_sets_placeholders_apart(
+        FIXTURES, tmp_path, cjk_ids=("aihospital-2107", "rjua-sp_fixture"), who="女，67岁",
+        placeholder="aihospital-3105")
 
 
 def test_display_width_and_fit() -> None:

@@ -207,3 +207,27 @@ def test_the_case_content_hash_is_recorded_with_the_consultation(cases: list[Cas
     changed = cases[0].model_copy(update={"title": "another title"})
     _, other = run(changed)
     assert other.events[0].config["case_hash"] != expected
+
+
+def test_moderator_calls_a_cancel_drops_are_closed() -> None:
+    """A consultation cancelled as it is about to be judged drops the moderators' calls
+    before they start; they are closed (unclosed, Python warns 'coroutine ... was never
+    awaited', as test_batch's cancel test did now and then)."""
+    import inspect
+
+    from core.engine import Cancelled, Session
+
+    async def verdict() -> str:
+        return "yes"
+
+    async def scenario() -> list[Any]:
+        cancel = asyncio.Event()
+        session = Session("card-001", ConsultationConfig(), ListSink(), "c-1", cancel)
+        calls = [verdict(), verdict()]
+        cancel.set()
+        with pytest.raises(Cancelled):
+            await session._guard_all(calls)
+        return calls
+
+    calls = asyncio.run(scenario())
+    assert [inspect.getcoroutinestate(c) for c in calls] == [inspect.CORO_CLOSED] * 2

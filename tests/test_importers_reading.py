@@ -13,7 +13,8 @@ import pytest
 
 from core.errors import InputError
 from core.importers import FORMATS, import_file
-from tests.importer_support import AIH_EN, MEDQA, peer, rjua_sheet
+from tests import importer_checks as checks
+from tests.importer_support import FIXTURES, real_samples, rjua_sheet
 
 
 # ---------------------------------------------------------------- formats and dispatch
@@ -23,27 +24,48 @@ def test_formats_are_listed_and_unknown_format_names_them(tmp_path: Path) -> Non
     assert set(FORMATS) == {"agentclinic", "agentclinic-nejm", "aihospital",
                             "aihospital-dialog", "rjua"}
     with pytest.raises(InputError) as err:
-        import_file("medqa", peer(MEDQA))
+        import_file("medqa", FIXTURES.path(FIXTURES.medqa))
     assert "unknown format 'medqa'" in str(err.value) and "aihospital-dialog" in str(err.value)
     with pytest.raises(InputError, match="no such file"):
         import_file("rjua", tmp_path / "missing.csv")
 
 
-def test_missing_peer_folder_fails_with_where_it_is_expected(tmp_path: Path,
+def test_missing_peer_sample_fails_with_where_it_is_expected(tmp_path: Path,
                                                               monkeypatch) -> None:
+    """The real-sample run (tests/peers/) fails, never skips, on a sample that is missing."""
     monkeypatch.setenv("BEDSIDE_PEERS", str(tmp_path / "nowhere"))
+    real = real_samples()
     with pytest.raises(pytest.fail.Exception) as err:
-        peer(MEDQA)
+        real.path(real.medqa)
     message = str(err.value)
     assert str(tmp_path / "nowhere") in message and "BEDSIDE_PEERS" in message
     assert "../shared/peers" in message
     (tmp_path / "mine" / "agentclinic").mkdir(parents=True)
-    (tmp_path / "mine" / MEDQA).write_text("{}", encoding="utf-8")
+    (tmp_path / "mine" / real.medqa).write_text("{}", encoding="utf-8")
     monkeypatch.setenv("BEDSIDE_PEERS", str(tmp_path / "mine"))
-    assert peer(MEDQA) == tmp_path / "mine" / MEDQA
+    real = real_samples()
+    assert real.path(real.medqa) == tmp_path / "mine" / real.medqa
 
 
 # ---------------------------------------------------------------- reading files
+
+
+def test_fixture_files_keep_the_real_files_oddities() -> None:
+    """Our fixtures keep what the peers' files do and a tidy file would not: no final
+    newline, CRLF rows with bare LFs inside quoted cells, escaped and typographic characters,
+    nested free-form keys, English inside Chinese text."""
+    medqa = FIXTURES.path(FIXTURES.medqa).read_bytes()
+    assert not medqa.endswith(b"\n") and medqa.count(b"\n") == 4 and "’".encode() in medqa
+    for listed in (FIXTURES.aih_zh, FIXTURES.aih_en):
+        assert FIXTURES.path(listed).read_bytes().endswith(b"]")
+    assert "\\u2019" in FIXTURES.path(FIXTURES.nejm).read_text(encoding="utf-8")
+    sheet = FIXTURES.path(FIXTURES.rjua).read_bytes()
+    assert sheet.endswith(b"\r\n") and sheet.replace(b"\r\n", b"").count(b"\n") >= 3
+    records = json.loads(FIXTURES.path(FIXTURES.aih_en).read_text(encoding="utf-8"))
+    assert any(isinstance(v, dict) for r in records for v in r["medical_record"].values())
+    dialog = FIXTURES.path(FIXTURES.dialog).read_text(encoding="utf-8")
+    assert "amoxicillin" in dialog and "GERD" in dialog and "<结束>\"}" in dialog
+
 
 _OSCE_LINE = json.dumps({"OSCE_Examination": {"Correct_Diagnosis": "Gout\u2028(acute)",
                                                "Objective_for_Doctor": "Assess\u2029the toe.",
@@ -153,19 +175,7 @@ def test_aihospital_jsonl_and_errors(tmp_path: Path) -> None:
 
 
 def test_aihospital_list_errors_name_the_line_of_each_record(tmp_path: Path) -> None:
-    """Errors inside a JSON list name the line where that record starts (real format)."""
-    records = json.loads(peer(AIH_EN).read_text(encoding="utf-8"))
-    records[1]["medical_record"]["diagnostic_results"] = "；"
-    del records[1]["medical_record"]["preliminary_diagnosis"]
-    path = tmp_path / "patients_en.json"
-    text = json.dumps(records, indent=1, ensure_ascii=False)
-    path.write_text(text, encoding="utf-8")
-    second = text.index("\n {", text.index("\n {") + 1)  # where record 2's '{' is
-    start = text.count("\n", 0, second) + 2
-    with pytest.raises(InputError) as err:
-        import_file("aihospital", path)
-    assert str(err.value) == (f"{path}:{start}: field 'medical_record.diagnostic_results': "
-                              "holds no diagnosis name")
+    checks.check_list_errors_name_the_line(FIXTURES, tmp_path)
 
 
 def test_dialog_malformed_and_fallback_id(tmp_path: Path) -> None:

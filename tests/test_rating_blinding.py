@@ -5,11 +5,16 @@ transcripts belong to a run whose configuration names other models; another rate
 (and commented on) the shared calibration transcript. The screen of rater 'alice' is then
 searched — its own attributes, every widget's attributes and content, the footer, the titles
 and the painted screen — for any of it.
+
+Every secret holds a character that no hex address has: the attributes are searched through
+their reprs, which carry memory addresses (0x7f3c02a0...), and a consultation id such as
+'c02' once matched inside one.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from rich.text import Text
@@ -25,6 +30,7 @@ RUN_ID = "run-SECRET-4242"
 CONFIG_MODEL = "openai/secret-config-model"
 OTHERS = ("quentin-other", "ursula-other")
 OTHER_COMMENT = "OTHER-RATER-COMMENT-77"
+CONSULTATION_IDS = "consult-SECRET-"  # never 'c02': that can be part of a hex address
 
 STUDY = f"""\
 name = "blind"
@@ -43,7 +49,7 @@ runs = ["{RUN_ID}"]
 def _seed(tmp_path: Path):
     from db.runs import create_run
 
-    db = seed_db(tmp_path / "s.db")
+    db = seed_db(tmp_path / "s.db", id_prefix=CONSULTATION_IDS)
     store = SqliteStudyStore(db)
     config = {"doctor": {"kind": "llm", "model": CONFIG_MODEL}, "config_key": "cfg-SECRET-KEY"}
     create_run(db, config=config, provenance={"host": "lab"}, run_id=RUN_ID)
@@ -96,7 +102,10 @@ async def test_screen_holds_and_shows_nothing_a_rater_must_not_see(tmp_path: Pat
         painted = app.export_screenshot()
         secrets = (SECRET_DOCTOR, CONFIG_MODEL, SECRET_VERDICT, RUN_ID, "cfg-SECRET-KEY",
                    case_id, cid, *OTHERS, OTHER_COMMENT)
+        assert cid.startswith(CONSULTATION_IDS)
         for secret in secrets:
+            # a secret made of hex digits alone could match a memory address in a repr
+            assert re.search(r"[^0-9a-fA-Fx]", secret), f"{secret!r} could be part of an address"
             for where, text in (("held", held), ("shown", shown), ("titles", titles),
                                 ("painted", painted)):
                 assert secret not in text, f"{secret!r} is {where} by the rating screen"

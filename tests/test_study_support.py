@@ -48,8 +48,9 @@ def transcript(case_id: str, n: int) -> Transcript:
                       verdicts=[Verdict(moderator="exact", correct=True, raw=SECRET_VERDICT)])
 
 
-def seed_db(path: Path, n: int = 6):
-    """A migrated database with the bundled cases and `n` finished transcripts."""
+def seed_db(path: Path, n: int = 6, id_prefix: str = "c"):
+    """A migrated database with the bundled cases and `n` finished transcripts, whose
+    consultation ids are `id_prefix` + two digits (c00, c01, ...)."""
     from db.cases import save_cases
     from db.connection import open_db
     from db.consultations import save_transcript
@@ -59,7 +60,7 @@ def seed_db(path: Path, n: int = 6):
     save_cases(db, cases)
     for i in range(n):
         save_transcript(db, transcript(cases[i % len(cases)].id, i),
-                        consultation_id=f"c{i:02d}", origin="test")
+                        consultation_id=f"{id_prefix}{i:02d}", origin="test")
     return db
 
 

@@ -17,11 +17,10 @@ from core.case import Case, HistoryItem, Item, Symptom
 from core.caseio import load_bundled_cases
 from core.importers import import_file
 from core.views import doctor_view, examiner_view, moderator_view, patient_view
-from tests.importer_support import AIH_EN, AIH_ZH, MEDQA, NEJM, RJUA, peer
+from tests.importer_support import FIXTURES
 
 CASES = load_bundled_cases()
-PEER_SAMPLES = [("agentclinic", MEDQA), ("agentclinic-nejm", NEJM), ("aihospital", AIH_ZH),
-                ("aihospital", AIH_EN), ("rjua", RJUA)]
+PEER_FILES = FIXTURES.formats(dialog=False)  # our fixtures; the peers' own: tests/peers/
 
 
 def _mutable_ids(value: Any, out: set[int] | None = None) -> set[int]:
@@ -53,7 +52,8 @@ def _view_ids(view: BaseModel) -> set[int]:
     return out
 
 
-def _assert_faithful_and_unshared(case: Case) -> None:
+def assert_faithful_and_unshared(case: Case) -> None:
+    """Each role view equals its part of the case and shares no mutable object with it."""
     patient, examiner = patient_view(case), examiner_view(case)
     assert patient.profile == case.patient
     assert examiner.physical_exam == case.physical_exam and examiner.tests == case.tests
@@ -72,16 +72,16 @@ def _assert_faithful_and_unshared(case: Case) -> None:
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_bundled_views_are_equal_and_share_no_mutable_object(case: Case) -> None:
     assert case.findings() and case.patient.symptoms()  # the copy has something to copy
-    _assert_faithful_and_unshared(case)
+    assert_faithful_and_unshared(case)
 
 
-@pytest.mark.parametrize(("fmt", "sample"), PEER_SAMPLES, ids=[s for _, s in PEER_SAMPLES])
+@pytest.mark.parametrize(("fmt", "sample"), PEER_FILES, ids=[s for _, s in PEER_FILES])
 def test_imported_views_are_equal_and_share_no_mutable_object(fmt: str, sample: str) -> None:
     """Imported cases carry the odd shapes (deep trees, weights of 0.0, timings, CJK text)."""
-    cases = import_file(fmt, peer(sample)).cases
+    cases = import_file(fmt, FIXTURES.path(sample)).cases
     assert cases
     for case in cases:
-        _assert_faithful_and_unshared(case)
+        assert_faithful_and_unshared(case)
 
 
 def _a_case() -> Case:

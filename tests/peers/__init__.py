@@ -1,1 +1,2 @@
-"""Tests that need the peer samples (imported AgentClinic, AI Hospital and RJUA files)."""
+"""Tests on the peers' own samples (../shared/peers, or $BEDSIDE_PEERS): an extra run, left
+out of the default run (see tests/conftest.py); .ci/run makes it after the README's command."""
