@@ -40,7 +40,8 @@ from core.events import (ConsultationFailed, ConsultationFinished, ConsultationS
                          Event, EventSink)
 from core.ids import new_id
 from core.llm import LLMClient
-from core.solvers.base import RunState, Solver
+from core.solvers.base import Solver
+from core.solvers.solution import RunState
 from core.transcript import EndReason, verdict_correct
 
 log = logging.getLogger("bedside.batch")

@@ -3,8 +3,6 @@
 A case holds four kinds of information that must stay apart during a consultation: what
 the doctor is told up front, what the patient knows, what the examiner can report, and the
 ground truth. `core.views` turns a case into one view per role.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

@@ -4,8 +4,6 @@ Besides schema errors (from the pydantic case model) this module catches the aut
 mistakes YAML hides: a key written twice in one mapping (YAML keeps the last silently), a
 value YAML reads as a boolean or number where text is expected (`options: [yes, no]`), and an
 expected-inquiry step that names no item of the case (pathway metrics would drop it).
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -229,3 +229,13 @@ def parse_config(doctor: str = "scripted", patient: str = "retrieval",
         )
     except ValidationError as err:
         raise invalid_value(err, ConsultationConfig) from None
+
+
+def agents_config(doctor: str, patient: str, examiner: str, api_base: str | None,
+                  **rules: Any) -> Any:
+    """A consultation config from agent strings (offline `retrieval` patient and examiner
+    when empty) and the exact moderator; models reached through `api_base` when given.
+    Raises InputError (one line) for a bad agent."""
+    params = {"api_base": api_base} if api_base else {}
+    return parse_config(doctor, patient or "retrieval", examiner or "retrieval", "exact",
+                        params=params, **rules)

@@ -32,7 +32,8 @@ from core.events import ConsultationFinished, ConsultationStarted, EventSink
 from core.llm import LLMClient
 from core.provenance import describe_config
 from core.scorers.verdict import VerdictScorer
-from core.solvers.base import BaseSolver, RunState, Solution, Solver
+from core.solvers.base import BaseSolver, Solver
+from core.solvers.solution import RunState, Solution
 from core.solvers.context import Cancelled, SolverContext, reason_of
 from core.solvers.interactive import INTERACTIVE
 from core.solvers.one_step import ONE_STEP, one_step_key

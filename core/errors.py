@@ -2,8 +2,6 @@
 
 The CLI and the app turn a `BedsideError` into that one line (never a traceback); anything
 else is a bug and is logged with its traceback.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

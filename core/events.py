@@ -2,8 +2,6 @@
 
 The engine pushes events; the database recorder, the TUI and test collectors are sinks.
 A sink's `emit` is called on the engine's event loop and must not block for long.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
 """Sortable unique ids (time-ordered, like ULIDs) without an extra dependency.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ After the last retry it raises `ModelError` with a one-line reason. API keys are
 memory only: never in a spec, a raw request, an event or a log line.
 
 Must not import at module level: litellm (it takes seconds and must stay off start-up
-paths). Must not import: textual, rich, or any other bedside package.
+paths).
 """
 
 from __future__ import annotations

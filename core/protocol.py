@@ -14,8 +14,6 @@ y, e, et, und, 和, 及/以及 (lower-case whole words; "Vitamin E" and "hepatit
 are not split). Pairs that form one test name are kept together ("urea and electrolytes",
 "CT abdomen and pelvis", "group and save", "B12 and folate", "microscopy and culture").
 Doctor messages are untrusted text: nothing here evaluates them.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -8,8 +8,6 @@ given matches it (terms of the same kind are alternatives). A term matches a cas
 Placeholder cases (stand-ins for imported transcripts whose record was not imported) are
 never selected: they have no real ground truth. A spec that matches nothing but
 placeholders is an error that says so.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

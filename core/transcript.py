@@ -2,8 +2,6 @@
 
 Shared by the engine (which produces them), the store (which records them turn by turn),
 importers (dialogue histories from other systems) and annotation (which rates them).
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -16,8 +16,6 @@ which walks the tree with `copy.deepcopy` in Python. Views are deliberately not 
 shared between consultations: a view is frozen only at its top level (the `Item`s and lists
 inside are ordinary mutable models), and a cache key that notices in-place edits of a case
 would cost a good part of what it saves.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

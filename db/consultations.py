@@ -9,8 +9,6 @@ one row that is not superseded.
 
 The recorder writes with plain prepared SQL (one short transaction per event): it runs on
 the engine's event loop, so each event must cost little.
-
-Must not import: tui, textual, rich, litellm.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""JSON column helpers shared by the repositories. Must not import tui or textual."""
+"""JSON column helpers shared by the repositories."""
 
 from __future__ import annotations
 

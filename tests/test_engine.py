@@ -209,25 +209,32 @@ def test_the_case_content_hash_is_recorded_with_the_consultation(cases: list[Cas
     assert other.events[0].config["case_hash"] != expected
 
 
-def test_moderator_calls_a_cancel_drops_are_closed() -> None:
-    """A consultation cancelled as it is about to be judged drops the moderators' calls
-    before they start; they are closed (unclosed, Python warns 'coroutine ... was never
-    awaited', as test_batch's cancel test did now and then)."""
-    import inspect
+def test_moderator_calls_a_cancel_drops_are_never_created() -> None:
+    """A consultation cancelled as it is about to be judged must leave no moderator call
+    behind: the calls are made inside the guarded work, so a cancel that comes first means
+    none exists (a dropped, never-awaited coroutine made Python warn under load)."""
+    from core.engine import Cancelled, _judge
+    from core.llm import LLMClient
+    from core.solvers.context import SolverContext
 
-    from core.engine import Cancelled, Session
+    made: list[str] = []
 
-    async def verdict() -> str:
-        return "yes"
+    class Judge:
+        def judge(self, case: Any, diagnosis: str) -> Any:
+            made.append(diagnosis)  # a call made is a coroutine that must then be awaited
 
-    async def scenario() -> list[Any]:
+            async def never() -> Any:
+                raise AssertionError("a cancelled consultation must not be judged")
+            return never()
+
+    async def scenario() -> None:
         cancel = asyncio.Event()
-        session = Session("card-001", ConsultationConfig(), ListSink(), "c-1", cancel)
-        calls = [verdict(), verdict()]
         cancel.set()
+        ctx = SolverContext(load_bundled_cases()[0], ConsultationConfig(), ListSink(),
+                            consultation_id="c-1", cancel_event=cancel,
+                            llm=LLMClient(api_key="sk-test-not-real"))
         with pytest.raises(Cancelled):
-            await session._guard_all(calls)
-        return calls
+            await _judge(ctx, [Judge(), Judge()], "gout")  # type: ignore[list-item]
 
-    calls = asyncio.run(scenario())
-    assert [inspect.getcoroutinestate(c) for c in calls] == [inspect.CORO_CLOSED] * 2
+    asyncio.run(scenario())
+    assert made == []

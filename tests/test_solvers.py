@@ -17,7 +17,8 @@ from core.engine import describe_consultation, run_consultation
 from core.events import ConsultationFailed, ConsultationFinished, ListSink
 from core.llm import LLMClient
 from core.solvers import registry
-from core.solvers.base import BaseSolver, Solution
+from core.solvers.base import BaseSolver
+from core.solvers.solution import Solution
 from core.solvers.context import SolverContext
 from core.solvers.interactive import consult
 from core.transcript import Role, Turn, utc_now

@@ -69,7 +69,7 @@ def test_what_asks_for_the_peer_tests(monkeypatch) -> None:
 
 def test_each_test_has_its_own_bedside_home() -> None:
     from db.connection import bedside_home
-    from tui.app import save_settings, settings_path
+    from tui.app.services import save_settings, settings_path
 
     home = Path(os.environ["BEDSIDE_HOME"])
     assert home != Path.home() / ".bedside" and home.is_dir() and not any(home.iterdir())

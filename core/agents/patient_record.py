@@ -10,8 +10,6 @@ module stays small:
   named as earlier episodes (`core.agents.episodes`), never from the present episode;
   "No, this is the first time" when the record knows of none;
 - `_search`: the patient's own story searched for the question's content words.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -8,8 +8,6 @@ such as "all results", "todas las pruebas", "所有检查结果", or a sentence 
 provide the most recent medical examination details" — is refused: the examiner never
 releases results unasked. A name that is no test it knows is reported as normal (AgentClinic's
 "normal readings" for model runs) or, with `strict_unknown` (a human player), said plainly.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

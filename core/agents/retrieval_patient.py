@@ -23,8 +23,6 @@ holds neither. The order of reading a question:
    shoulder blade) before anything is denied;
 7. otherwise a yes/no question is denied, a wh-question gets "nothing unusual that I know
    of", anything else "could you ask another way?".
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -12,8 +12,6 @@ request that names none). `TestNames.read(name)` answers, in order:
    that the case does not hold: AgentClinic's "normal";
 4. `unknown` — a name that reads as a name but is no test this examiner knows ("podium"):
    "normal" in model runs, and said plainly to a human player (`strict_unknown`).
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -6,8 +6,6 @@ concepts ("lab:cbc", "ecg", "exam:vitals"), composed imaging and examinations ("
 from "abdominal ultrasound" or "ecografía abdominal", "exam:abdomen" from "abdo exam"),
 generic modalities ("ultrasound" alone) and named groups ("bloods"). Lookups go through
 n-grams of the words (and substrings of CJK words), so tagging costs microseconds.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

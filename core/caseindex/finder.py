@@ -13,8 +13,6 @@
    the same family (a CT of the urinary tract for "CT head").
 Nothing found means the named test is not stored, which the examiner reports as normal.
 Examination tags only ever match examination findings.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

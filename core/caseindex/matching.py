@@ -10,8 +10,6 @@ cue matches a word or phrase, and a cue of four letters or more also matches as 
 prefix ("allerg" → "allergic"); `^cue` matches only at the start of the sentence ("^when"
 asks when, "does it hurt when" does not); `cue$` matches only whole words ("que
 enfermedad$" is not "que enfermedades").
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -5,6 +5,4 @@ leaks, answers consistent with the record, answers that address the question, la
 kept, examiner accuracy; each answer `pass`, `fail`, `undecided` or `na`, with a reason
 (`models`). Probe files (`probes`) hold questions with the property their answer must have,
 to run real agents against. No printing, no storage, no model calls.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """

@@ -10,8 +10,6 @@ says what a faithful examiner must answer:
 A leak is a stored value of an item nobody named, or the diagnosis outside the values of the
 named items. The reading is shared with the offline examiner, so for that agent these
 checks mostly confirm its rendering; the probe suite's labels are the independent measure.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -5,8 +5,6 @@ property (leak, record-consistent, addresses the question, language kept, examin
 accuracy), each `pass`, `fail`, `undecided` (the rules cannot tell; a later LLM grader
 decides) or `na` (the property does not apply). `AgentFigures` counts them per agent; a
 share is taken over the decided answers only, and the undecided are counted beside it.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

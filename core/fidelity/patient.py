@@ -14,8 +14,6 @@ what it does (`core.fidelity.stance`) and which facts of the record it repeats
 - a history question must not be denied when the record holds that history;
 - an answer that affirms something the record does not hold is an invention.
 What no rule covers is `undecided`, for the LLM grader of phase 2.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -17,8 +17,6 @@ a test it knows). Every answer must also contain each `contains` string, none of
 
 `grade` judges one answer against its probe; `run_probe` asks a real agent. `to_replay`
 writes probes as the replay doctor's lines (`{"case": ..., "say": [...]}`).
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -11,8 +11,6 @@ The checks see the whole case (they grade, they do not play). From it they need:
 - the patient's facts as entries (symptoms present or absent, history items), and which of
   them an answer repeats (`sources`): token overlap, so a retrieval answer in the first
   person still matches third-person stored text, and a model's paraphrase often does.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

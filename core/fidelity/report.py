@@ -5,8 +5,6 @@ replies to and each examiner answer with the test request, runs the checks of
 `core.fidelity.patient` and `core.fidelity.examiner`, and returns the findings and the
 figures per agent. `check_many` does the same for several transcripts (a run, or several
 runs side by side: agents are told apart by their labels). Nothing is printed or stored.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

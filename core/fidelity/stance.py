@@ -5,8 +5,6 @@ own stock phrases (every language of `core.agents.templates`) are recognised exa
 common wordings in English, Spanish, French, German and Chinese by pattern. Also guesses the
 language an answer is written in, from its script, its letters and its function words;
 `None` when a short answer gives too little to tell.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -6,8 +6,6 @@ with the agents `make_agents(case, strict)` builds — from the role views, as t
 does — and returns one `ProbeResult` per probe and `SuiteFigures`: per role the share of
 answers with the expected property, leaks, the checks' figures per agent, and how often the
 checks agree with the labels where they decide.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

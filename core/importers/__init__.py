@@ -2,8 +2,6 @@
 
 `import_file(fmt, path)` is the one entry point; `FORMATS` names and describes the formats.
 Every problem with the input is a one-line `InputError` naming file, line and field.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

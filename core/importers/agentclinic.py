@@ -10,8 +10,6 @@ every scalar; diagnosis, differential and treatment → ground truth; anything e
 Patient_Actor is moved out of the patient's reach. An empty `Correct_Diagnosis` next to a
 filled `Diagnosis` uses the filled one. Patient_Actor keys are mapped to our history kinds
 by keyword, unknown ones kept as kind "other".
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

@@ -7,8 +7,6 @@ files spell their sections many ways: `Physical_Examination_Findings`, `Exam_Fin
 into words (underscores, spaces, hyphens and camelCase) and classified by word stems; the
 order of the checks settles the ambiguous ones ("Diagnostic_Tests" is a test section, not
 the diagnosis; "Physical_Exam_Results" is the examination).
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

@@ -17,8 +17,6 @@ does not cover becomes an item named after its subject. The full question and th
 The image is given to the doctor up front, as in AgentClinic's default NEJM setting: the
 challenge is posed about the image, and the examiner has no way to hand out images. Note
 that NEJM images often show the decisive panel (e.g. the biopsy), as the original does.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

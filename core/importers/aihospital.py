@@ -5,8 +5,6 @@ information, chief complaint, present illness, past and personal history) go to 
 physical examination and auxiliary tests go to the examiner as Item trees; diagnosis,
 rationale, differential and treatment course go to the ground truth, and every other field
 is kept in `truth.extra`.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

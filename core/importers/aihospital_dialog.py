@@ -12,8 +12,6 @@ message becomes the transcript's FinalReport.
 
 `meta["import"]` records the source file, line and a SHA-256 of the record, so that a
 re-import of the same record is recognised and skipped.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

@@ -2,8 +2,6 @@
 file:line errors, the check that the patient's information does not name the diagnosis,
 and small text utilities (key names, languages, demographics, bullet lists → Item trees).
 File reading lives in `core.importers.reading` and is re-exported here.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

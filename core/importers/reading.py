@@ -4,8 +4,6 @@ every problem reported as a one-line `InputError` naming file, line and field.
 Each record comes back with the 1-based line on which it starts, also inside a JSON list
 (the real AI Hospital `patients_*.json` files are lists), so later errors can say
 `file:line` rather than "record 7".
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

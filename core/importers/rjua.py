@@ -20,8 +20,6 @@ Conventions read from the published file:
   as "<operation>术中所见" (synonyms: the operation's name, 术中所见, 手术记录).
 - The patient's opening (首发问题) may name the diagnosis — RJUA's patients come for
   treatment of a known disease. That is kept, with a warning naming the leaked names.
-
-Must not import: textual, rich, litellm, or any other bedside package (db, annotation, tui).
 """
 
 from __future__ import annotations

@@ -4,8 +4,6 @@ A consultation that never reached a diagnosis counts as wrong, and is also count
 own (`no_diagnosis`) so a table can tell 'wrong' from 'gave up'. The per-consultation value
 follows the moderators' verdicts (the deterministic 'exact' one first, as the store does);
 with no decided verdict it falls back to the entity link of the primary diagnosis.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
 """The shape every metric takes, plus helpers shared by the metric modules.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

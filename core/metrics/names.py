@@ -1,8 +1,7 @@
 """Names of the metrics and of the results tables' fields, with no heavy imports, so the
 command line can build its parser (and a CSV header) without loading the metric code.
 
-Must not import: textual, rich, litellm, or any other bedside package (nor other metric
-modules: this one must stay light).
+Imports no other metric module: this one must stay light.
 """
 
 from __future__ import annotations

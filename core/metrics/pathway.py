@@ -22,8 +22,6 @@
 - treatment_logicality: share of the case's treatment requirements the doctor's plan
   (final report or report turn) covers, by treatment concept with negation handled
   (`core.metrics.treatment`); None when either is missing.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -2,8 +2,6 @@
 
 Written out here (not scipy) so the headless metrics import fast and every degenerate case
 has an explicit answer (None) instead of NaN.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -15,8 +15,6 @@ Rules:
   `no_case_record`;
 - a metric's mean skips undefined values; `no_report` counts consultations the judge could
   not grade because the doctor wrote no final report.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

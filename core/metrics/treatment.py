@@ -20,8 +20,6 @@ included) and is the better measure.
 
 When the truth has no known concept at all (e.g. a Chinese case), the value falls back to
 the share of the truth's content words found in the plan (`method: 'key_terms'`).
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

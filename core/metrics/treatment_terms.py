@@ -10,8 +10,6 @@ Abbreviations are written into the patterns (PCI, LMWH, DOAC, IVIG, NBM, SSRI â€
 expanded before matching. Mostly English, with the common German, French and Spanish forms
 of the bundled cases. The table is ours (facts only) and deliberately short: a plan line it
 does not know is listed as unrecognised in the metric's detail, not scored.
-
-Must not import: textual, rich, litellm, or any other bedside package.
 """
 
 from __future__ import annotations

@@ -22,33 +22,16 @@ bound). A new doctor strategy is one module with a `BaseSolver` subclass and one
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 from pydantic import BaseModel, ValidationError
 
 from core.config import AgentSpec, ConsultationConfig
 from core.errors import InputError
-from core.transcript import EndReason, FinalReport
+from core.solvers.solution import Solution
 
 if TYPE_CHECKING:
     from core.solvers.context import SolverContext
-
-
-@dataclass
-class Solution:
-    """What a solver hands back: the doctor's answer, before anyone judges it."""
-
-    diagnosis: str | None = None  # None: no diagnosis (the budget ran out)
-    report: FinalReport | None = None
-    end_reason: EndReason | None = None  # default: diagnosis → 'diagnosis', else 'budget'
-    meta: dict[str, Any] = field(default_factory=dict)  # merged into the transcript's meta
-
-    def ending(self) -> EndReason:
-        """Why the consultation ended."""
-        if self.end_reason is not None:
-            return self.end_reason
-        return EndReason.DIAGNOSIS if self.diagnosis is not None else EndReason.BUDGET
 
 
 class Solver(Protocol):
@@ -126,20 +109,3 @@ class BaseSolver:
     async def solve(self, ctx: SolverContext) -> Solution:
         """Subclasses play the consultation here."""
         raise NotImplementedError
-
-
-class RunState:
-    """Memory shared by the consultations of one run (a notebook, a library of solved
-    cases), keyed by whatever the solver chooses (e.g. solver name and doctor). The batch
-    passes one per run to every consultation; by default it lives as long as the batch."""
-
-    def __init__(self) -> None:
-        self._data: dict[str, Any] = {}
-
-    def get(self, key: str, default: Any = None) -> Any:
-        """The value stored under `key`, or `default`."""
-        return self._data.get(key, default)
-
-    def put(self, key: str, value: Any) -> None:
-        """Store `value` under `key` for the rest of the run."""
-        self._data[key] = value

@@ -25,7 +25,7 @@ from core.errors import BedsideError, RecordError
 from core.events import (ConsultationFailed, Event, EventSink, TokenDelta, TurnCompleted,
                          TurnStarted)
 from core.llm import LLMClient
-from core.solvers.base import RunState, Solution
+from core.solvers.solution import RunState, Solution
 from core.transcript import EndReason, Role, Transcript, Turn, utc_now
 from core.views import DoctorView, doctor_view
 

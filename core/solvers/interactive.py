@@ -14,7 +14,8 @@ import time
 from core.agents.factory import Cast
 from core.events import TestRequested
 from core.protocol import parse_doctor_message
-from core.solvers.base import BaseSolver, Solution
+from core.solvers.base import BaseSolver
+from core.solvers.solution import Solution
 from core.solvers.context import SolverContext
 from core.transcript import Role, utc_now
 

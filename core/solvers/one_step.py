@@ -22,7 +22,8 @@ from core.errors import BedsideError
 from core.prompts import ONE_STEP_DOCTOR, language_name
 from core.prompts.render import render_profile
 from core.protocol import parse_doctor_message
-from core.solvers.base import BaseSolver, Solution
+from core.solvers.base import BaseSolver
+from core.solvers.solution import Solution
 from core.solvers.context import SolverContext
 from core.transcript import Role, Turn, Usage, utc_now
 from core.views import patient_view

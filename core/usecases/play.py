@@ -34,23 +34,13 @@ def load_engine() -> ModuleType:
                            "this build", title="Cannot start") from None
 
 
-def agents_config(doctor: str, patient: str, examiner: str, api_base: str | None,
-                  **rules: Any) -> Any:
-    """A consultation config from agent strings (offline `retrieval` patient and examiner
-    when empty) and the exact moderator; models reached through `api_base` when given.
-    Raises InputError (one line) for a bad agent."""
-    from core.config import parse_config
-
-    params = {"api_base": api_base} if api_base else {}
-    return parse_config(doctor, patient or "retrieval", examiner or "retrieval", "exact",
-                        params=params, **rules)
-
-
 def human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
                  api_base: str | None = None, *, max_turns: int = 20) -> Any:
     """The consultation config of a physician session: `human:NAME` plays the doctor; the
     patient and examiner are agent strings (`retrieval`, offline, by default, or a model
     string reached through `api_base`). Raises InputError (one line) for a bad agent."""
+    from core.config import agents_config
+
     config = agents_config("human", patient, examiner, api_base, max_turns=max_turns)
     doctor = config.doctor.model_copy(update={"label": f"human:{name}"})
     return config.model_copy(update={"doctor": doctor})

@@ -266,7 +266,7 @@ def model_config(doctor: str, api_base: str | None, patient: str = "retrieval",
     """The consultation config of an in-app batch entry: the doctor is `offline` (the
     scripted doctor) or a model string; patient and examiner are agent strings (default
     retrieval). Models are reached through `api_base` when given. Raises InputError."""
-    from core.usecases.play import agents_config
+    from core.config import agents_config
 
     config: ConsultationConfig = agents_config("scripted" if doctor == "offline" else doctor,
                                                patient, examiner, api_base)

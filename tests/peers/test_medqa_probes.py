@@ -14,7 +14,7 @@ import pytest
 from core.case import Case
 from core.fidelity.suite import figures
 from core.importers import import_file
-from tests.importer_support import MEDQA, peer
+from tests.importer_support import real_samples
 from tests.probe_support import assert_targets, run
 
 PROBES = Path(__file__).parent / "probes"
@@ -23,7 +23,7 @@ FILES = sorted(PROBES.glob("medqa*.jsonl"))
 
 @pytest.fixture(scope="module")
 def medqa() -> dict[str, Case]:
-    return {c.id: c for c in import_file("agentclinic", peer(MEDQA)).cases}
+    return {c.id: c for c in import_file("agentclinic", real_samples().path(real_samples().medqa)).cases}
 
 
 def test_the_probes_answer_right_on_imported_medqa_cases(medqa: dict[str, Case]) -> None:

@@ -5,8 +5,6 @@ The engine calls `emit` on the app's event loop; the live screen polls `version`
 Status and totals are the consultation's state (`core.consultation_state.apply`, the
 reducer the store's recorder uses too); the registry adds what only a live view needs: the
 completed turns and the text streaming in.
-
-Must not import: textual, db, core.engine, litellm.
 """
 
 from __future__ import annotations

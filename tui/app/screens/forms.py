@@ -1,8 +1,6 @@
 """Modal forms that return a typed value with `dismiss(value)`: play setup, diagnosis, and a
 yes/no confirmation. Agent fields are checked with `core.config.parse_agent`, the same rule
 as the command line, so a form never starts something the engine would refuse.
-
-Must not import: db, core.engine, litellm.
 """
 
 from __future__ import annotations

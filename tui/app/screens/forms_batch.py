@@ -2,8 +2,6 @@
 
 Every agent string is checked with `core.config.parse_agent` before anything starts, so a
 typo such as "gpt 4o" is one line in the form instead of a batch of failed consultations.
-
-Must not import: db, core.engine, litellm.
 """
 
 from __future__ import annotations

@@ -3,8 +3,6 @@
 The keys are read from the screen's active bindings (so they cannot drift from what the
 keys do) and named the way a newcomer reads them ("Ctrl+D", not "^d"). A screen may add a
 paragraph of its own with a `HELP` class attribute.
-
-Must not import: db, core.engine, litellm.
 """
 
 from __future__ import annotations

@@ -8,8 +8,6 @@ The work (computing missing or stale offline metrics, aggregating) runs in a thr
 on its own SQLite connection, because a connection belongs to the thread that opened it;
 the tables are filled back on the event loop with `call_from_thread`. Every text that came
 from a user or a model (doctor labels, diagnoses) is rendered literally.
-
-Must not import: core.engine, litellm.
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
 """Transcript screen: one stored consultation with its outcome (end reason, verdict, truth).
 
 Loads through the app's store; renders with tui.app.widgets.
-
-Must not import: core.engine, litellm.
 """
 
 from __future__ import annotations

@@ -2,8 +2,6 @@
 
 `y` or the Yes button answers yes; `n`, Escape or the No button (focused, the safe answer)
 answers no. It carries its own styles, so it looks the same in both apps.
-
-Must not import: db, core.engine, litellm. Widgets never touch the database.
 """
 
 from __future__ import annotations

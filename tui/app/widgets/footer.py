@@ -4,8 +4,6 @@ At 80 columns Textual's footer runs out of room, and what it cuts is the end of 
 where the app's own keys (F1 Help, Ctrl+Q Quit) and the palette hint sit. A newcomer must
 always see how to get help, so Help goes first; the palette (Ctrl+P still opens it) is left
 out of the bar and listed in the help screen instead.
-
-Must not import: db, core.engine, litellm.
 """
 
 from __future__ import annotations

@@ -3,8 +3,6 @@
 Everything a model or a case author wrote is shown exactly as typed: Rich markup such as
 `[bold]` stays visible text, and control characters (ANSI escape codes included) are shown
 as visible symbols so they can never restyle or corrupt the terminal.
-
-Must not import: db, core.engine, litellm. Widgets never touch the database.
 """
 
 from __future__ import annotations

@@ -3,8 +3,6 @@
 plotext draws on one module-global figure, so every build holds a lock and starts from a
 cleared figure; the result is stripped of escape codes and shown with `Text` (never parsed
 as markup). Inputs are plain numbers and labels: nothing here reads the database.
-
-Must not import: db, annotation, core.engine, litellm.
 """
 
 from __future__ import annotations

@@ -1,6 +1,4 @@
 """Helpers that fill a DataTable with literal cells (DataTable parses plain `str` as markup).
-
-Must not import: db, core.engine, litellm.
 """
 
 from __future__ import annotations

@@ -7,8 +7,6 @@ the usual grey suggestion; when it matches a later word, it is shown under the f
 
 The vocabulary is general (`tui.app.widgets.test_vocabulary`), never the case's own tests:
 completing from the case would reveal which tests have stored results.
-
-Must not import: db, core.engine, litellm. Widgets never touch the database.
 """
 
 from __future__ import annotations

@@ -3,8 +3,6 @@
 Attributes down: a screen hands turns (core.transcript.Turn) and an outcome to this widget;
 it never reads the database or calls a model. Every piece of turn text is untrusted and is
 rendered through `tui.app.widgets.literal` (never parsed as markup).
-
-Must not import: db, core.engine, litellm.
 """
 
 from __future__ import annotations
