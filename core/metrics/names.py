@@ -37,6 +37,12 @@ CONSULTATION_FIELDS = (
     *ALL_METRICS, "reasons")
 
 
-def result_fields(by: str) -> tuple[str, ...]:
-    """The fields of a results row grouped by `by` (the group column first)."""
-    return (by, *RESULT_FIELDS)
+def group_keys(by: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The grouping keys of `by`: 'model', 'doctor_bias,max_turns' or a tuple of keys."""
+    keys = by.split(",") if isinstance(by, str) else by
+    return tuple(dict.fromkeys(k.strip() for k in keys if k.strip())) or ("model",)
+
+
+def result_fields(by: str | tuple[str, ...]) -> tuple[str, ...]:
+    """The fields of a results row grouped by `by` (the group columns first)."""
+    return tuple(dict.fromkeys((*group_keys(by), *RESULT_FIELDS)))

@@ -3,10 +3,12 @@ one row per (group, doctor) — `results_rows` — and one row per consultation 
 `consultation_rows`. `db.metrics` queries the rows; the CLI and the app format them.
 
 Rules:
-- rows are grouped by (model | source | specialty | language, doctor): every doctor keeps
-  its own row within a source, specialty or language, so humans and models sit side by
-  side; one-step (upper-bound) consultations are always a row of their own, tagged
-  '[one-step]' and `mode: one_step`;
+- rows are grouped by one or more keys (model, a case label — source, specialty,
+  language — or an experimental factor the caller has put on each consultation row, see
+  `core.factors`) and the doctor: every doctor keeps its own row within a group, so humans
+  and models sit side by side; one-step (upper-bound) consultations are always a row of
+  their own, tagged '[one-step]' and `mode: one_step`; groups are sorted with numbers in
+  numeric order (turn budgets 5, 10, 20);
 - only finished consultations are scored; failed and abandoned ones are counted in
   `failed`; superseded ones (redone on resume) must not be passed in at all;
 - accuracy counts a consultation that never reached a diagnosis as wrong and also counts
@@ -25,7 +27,7 @@ from typing import Any
 
 from core.metrics.names import (ALL_METRICS, CONSULTATION_FIELDS, GROUPINGS, MEAN_METRICS,
                                 NO_CASE, NO_REPORT, ONE_STEP, ONE_STEP_TAG, RESULT_FIELDS,
-                                result_fields)
+                                group_keys, result_fields)
 
 __all__ = ["CONSULTATION_FIELDS", "GROUPINGS", "RESULT_FIELDS", "consultation_rows",
            "doctor_kind", "doctor_label", "is_one_step", "result_fields", "results_rows"]
@@ -55,17 +57,41 @@ def doctor_label(row: dict[str, Any]) -> str:
     return label + ONE_STEP_TAG if is_one_step(row) else label
 
 
+Group = tuple[tuple[str, ...], str]  # (the group keys' values, the doctor)
+
+
+def group_of(r: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, ...]:
+    """A consultation row's values of the grouping keys ('model' and 'doctor': the doctor
+    as shown, one-step tagged)."""
+    return tuple(doctor_label(r) if k in ("model", "doctor") else str(r.get(k) or "unknown")
+                 for k in keys)
+
+
+def natural(value: str) -> tuple[int, float, str]:
+    """A sort key putting numbers in numeric order before words."""
+    try:
+        return (0, float(value), value)
+    except ValueError:
+        return (1, 0.0, value)
+
+
+def _order(item: tuple[Group, Any]) -> tuple[Any, ...]:
+    (values, doctor), _ = item
+    return (*(natural(v) for v in values), doctor)
+
+
 def results_rows(rows: list[dict[str, Any]], metrics: dict[str, dict[str, Metric]],
-                 by: str) -> list[dict[str, Any]]:
+                 by: str | tuple[str, ...]) -> list[dict[str, Any]]:
     """One results row per (group, doctor), sorted; see the module doc for the rules."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    keys = group_keys(by)
+    groups: dict[Group, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        group = doctor_label(r) if by == "model" else (r.get(by) or "unknown")
-        groups[(group, doctor_label(r))].append(r)
-    return [_summarise(by, key, members, metrics) for key, members in sorted(groups.items())]
+        groups[(group_of(r, keys), doctor_label(r))].append(r)
+    return [_summarise(keys, key, members, metrics)
+            for key, members in sorted(groups.items(), key=_order)]
 
 
-def _summarise(by: str, key: tuple[str, str], members: list[dict[str, Any]],
+def _summarise(keys: tuple[str, ...], key: Group, members: list[dict[str, Any]],
                metrics: dict[str, dict[str, Metric]]) -> dict[str, Any]:
     from core.metrics.accuracy import summarise_accuracy
     from core.metrics.entities import aggregate_entities
@@ -79,7 +105,8 @@ def _summarise(by: str, key: tuple[str, str], members: list[dict[str, Any]],
     ent = aggregate_entities([c for m in got if (c := _entity_counts(m))])
     rep = summarise_report_scores(m.get("report_score", (None, {}))[0] for m in got)
     row: dict[str, Any] = {
-        by: key[0], "doctor": key[1], "doctor_kind": doctor_kind(members[0]),
+        **dict(zip(keys, key[0], strict=True)), "doctor": key[1],
+        "doctor_kind": doctor_kind(members[0]),
         "mode": ONE_STEP if is_one_step(members[0]) else "interactive",
         "consultations": len(members), "finished": len(done),
         "failed": sum(r["status"] in ("failed", "abandoned") for r in members),
@@ -100,7 +127,7 @@ def _summarise(by: str, key: tuple[str, str], members: list[dict[str, Any]],
                report_ci_high=rep["ci_high"],
                no_report=sum(m.get("report_score", (None, {}))[1].get("reason") == NO_REPORT
                              for m in got))
-    return {f: row.get(f) for f in result_fields(by)}
+    return {f: row.get(f) for f in result_fields(keys)}
 
 
 def _no_case(r: dict[str, Any], m: dict[str, Metric]) -> bool:

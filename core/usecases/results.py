@@ -14,8 +14,7 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Any
 
-from core.errors import InputError
-from core.metrics.names import GROUPINGS, NO_CASE, ONE_STEP
+from core.metrics.names import NO_CASE, ONE_STEP
 from core.ports.runs import RunsStore
 from core.metrics.base import Metrics
 from core.records.runs import BaselineRow, ConsultationSummary
@@ -56,18 +55,31 @@ def metrics_by_consultation(store: RunsStore, ids: list[str],
     return store.metrics_by_consultation(ids, names) if ids else {}
 
 
-def results_table(store: RunsStore, *, by: str = "model",
+def with_factors(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Consultation rows with the value of each experimental factor among `keys`, read
+    from the row's stored configuration description (`core.factors.read_value`)."""
+    from core.factors import FACTORS, read_value
+
+    wanted = [k for k in keys if k in FACTORS and k not in ("doctor", "model")]
+    for r in rows:
+        for key in wanted:
+            r[key] = read_value(key, r.get("config"))
+    return rows
+
+
+def results_table(store: RunsStore, *, by: str | tuple[str, ...] = "model",
                   run_id: str | None = None) -> list[dict[str, Any]]:
-    """One row per (group, doctor): see `core.metrics.table.results_rows`."""
-    if by not in GROUPINGS:
-        raise InputError(f"cannot group by '{by}' (choose {', '.join(GROUPINGS)})",
-                         field="--by")
+    """One row per (group, doctor): see `core.metrics.table.results_rows`. `by` is one
+    key or several ('doctor_bias,max_turns', or a tuple): 'model', a case label or any
+    experimental factor (`core.factors.grouping_keys`)."""
+    from core.factors import parse_by
     from core.metrics.table import results_rows
 
-    rows = consultation_rows(store, run_id)
+    keys = parse_by(by if isinstance(by, str) else ",".join(by))
+    rows = with_factors(consultation_rows(store, run_id), keys)
     metrics = metrics_by_consultation(store, [r["id"] for r in rows
                                               if r["status"] == "finished"])
-    return results_rows(rows, metrics, by)
+    return results_rows(rows, metrics, keys)
 
 
 def consultation_table(store: RunsStore, *, run_id: str | None = None,

@@ -10,7 +10,8 @@ consultations it left 'running' as abandoned, redoes them and supersedes their r
 
 A run's stored config: {"cases": [ids], "case_hashes": {id: content hash},
 "configurations": [ConsultationConfig.describe()], "concurrency": n,
-"model_limits": {model: n}, "one_step": bool}.
+"model_limits": {model: n}, "one_step": bool, "run_file": {path, text, sha256} when the
+run was made from a run file (`core.runfile`)}.
 
 The engine, the batch runner and the model client are imported when a run is created or
 executed, not with this module: the app's home screen reads runs (`planned_size`) without
@@ -79,8 +80,10 @@ def _save_new_cases(store: CaseStore, cases: list[Case]) -> None:
 
 def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig], *,
            concurrency: int, model_limits: dict[str, int] | None = None,
-           one_step: bool = False, name: str | None = None, origin: str = "cli") -> RunSpec:
-    """Record a new run (status 'running') and its cases; return it ready to execute."""
+           one_step: bool = False, name: str | None = None, origin: str = "cli",
+           run_file: dict[str, Any] | None = None) -> RunSpec:
+    """Record a new run (status 'running') and its cases; return it ready to execute.
+    `run_file` (name, text, sha256 of the run file it was made from) is stored with it."""
     if not cases:
         raise InputError("no case to run", field="--cases")
     if one_step and not any(c.doctor.kind == "llm" for c in configs):
@@ -91,10 +94,13 @@ def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig
     _save_new_cases(store, cases)
     limits = dict(model_limits or {})
     provenance = {**run_provenance(configs), "origin": origin}
-    run_id = store.create_run(name=name, provenance=provenance, config={
+    config: dict[str, Any] = {
         "cases": [c.id for c in cases], "case_hashes": {c.id: case_hash(c) for c in cases},
         "configurations": [c.describe() for c in configs], "concurrency": concurrency,
-        "model_limits": limits, "one_step": one_step})
+        "model_limits": limits, "one_step": one_step}
+    if run_file is not None:
+        config["run_file"] = run_file
+    run_id = store.create_run(name=name, provenance=provenance, config=config)
     return RunSpec(run_id=run_id, cases=cases, configs=configs, concurrency=concurrency,
                    model_limits=limits, one_step=one_step)
 

@@ -18,7 +18,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from core.metrics.names import CONSULTATION_FIELDS, GROUPINGS, result_fields
+from core.factors import grouping_keys, parse_by
+from core.metrics.names import CONSULTATION_FIELDS, result_fields
 from tui.text.results_table import format_consultations, format_table
 
 
@@ -26,9 +27,10 @@ def register(sub: argparse._SubParsersAction,
              add_db: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add `bedside results` to the command line."""
     p = sub.add_parser("results", help="results table: accuracy with 95%% CI and all metrics")
-    p.add_argument("--by", choices=GROUPINGS, default="model",
-                   help="group rows by doctor model, case source, specialty or language "
-                   "(one row per doctor within each group)")
+    p.add_argument("--by", default="model", metavar="KEY[,KEY...]",
+                   help="group rows by one or more of: " + ", ".join(grouping_keys()) +
+                   " (the doctor model, a case label, or any experimental factor of "
+                   "`bedside run`); one row per doctor within each group")
     p.add_argument("--per-consultation", action="store_true",
                    help="one row per consultation with every metric instead of the table")
     out = p.add_mutually_exclusive_group()
@@ -51,6 +53,7 @@ def results(args: argparse.Namespace) -> int:
     from core.usecases.scoring import compute_offline
     from db.store import open_store
 
+    args.by = parse_by(args.by)  # checked before the store is opened
     store = open_store(getattr(args, "db", None))
     if args.run:
         args.run = store.get_run(args.run).id  # NotFoundError → one line on stderr

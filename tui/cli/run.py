@@ -1,8 +1,10 @@
 """`bedside run`: run cases × configurations as a resumable batch and print a summary.
 
-Headless: a plain progress line on stderr, the summary table (or JSON) on stdout. The run
+Headless: a plain progress line on stderr, the summary table (or JSON) on stdout. One
+option per experimental factor (`core.factors`), each repeatable; the configurations are
+their grid, built with a run file's keys (`--config`) by `core.usecases.plans`. The run
 itself (create or resume, execute, final status, results) is `core.usecases.runs`, shared
-with the app; this module parses and checks the options and prints.
+with the app; this module collects the options and prints.
 """
 
 from __future__ import annotations
@@ -17,8 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.errors import InputError
-
-MAX_CONCURRENCY = 256
+from core.usecases.plans import MAX_CONCURRENCY
 
 
 def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> None:
@@ -26,44 +27,56 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
     p = sub.add_parser("run", help="run consultations as a batch (offline by default)",
                        description="Run cases x configurations. With no options, every "
                        "bundled case offline: scripted doctor, retrieval patient and "
-                       "examiner, exact-match moderator.")
-    _agent_options(p)
+                       "examiner, exact-match moderator. Every experimental factor "
+                       "(" + ", ".join(_factor_names()) + ") takes several values, "
+                       "repeated or comma-separated: the run is the grid of them all.")
+    p.add_argument("--config", metavar="FILE.toml",
+                   help="a run file: the same keys as these options, with underscores "
+                   "(options given here override it); stored with the run")
+    _case_options(p)
+    _factor_options(p)
     _model_options(p)
     _run_options(p)
     add_db(p)
     p.set_defaults(func=run)
 
 
-def _agent_options(p: argparse.ArgumentParser) -> None:
+def _factor_names() -> list[str]:
+    from core.factors import FACTORS
+
+    return list(FACTORS)
+
+
+def _case_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cases", metavar="SPEC",
                    help="comma-separated case ids (wildcards ok), sources, specialties or "
                    "languages, e.g. 'cardiology,es' or 'card-*'")
     p.add_argument("--limit", type=int, metavar="N", help="run at most N cases")
-    p.add_argument("--doctor", action="append", metavar="AGENT",
-                   help="scripted (default) or a model string; repeat for several doctors "
-                   "(a human doctor plays in the app)")
-    p.add_argument("--patient", default="retrieval", metavar="AGENT",
-                   help="retrieval (default) or a model string")
-    p.add_argument("--examiner", default="retrieval", metavar="AGENT",
-                   help="retrieval (default) or a model string")
-    p.add_argument("--moderator", default="exact", metavar="AGENTS",
-                   help="exact (default), a model string, or both comma-separated")
+
+
+def _factor_options(p: argparse.ArgumentParser) -> None:
+    """One option per experimental factor (`core.factors`), repeatable."""
+    from core.factors import FACTORS
+
+    for factor in FACTORS.values():
+        extra = " (a human doctor plays in the app)" if factor.name == "doctor" else ""
+        p.add_argument(factor.option, action="append", metavar=factor.metavar,
+                       dest=factor.name,
+                       help=f"{factor.help}{extra}; several values: repeat or comma-separate")
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--api-base", metavar="URL", help="OpenAI-compatible server for models")
     p.add_argument("--api-key-env", metavar="VAR",
                    help="environment variable holding the API key (the key is never stored)")
-    p.add_argument("--temperature", type=float, default=0.0, help="0 to 2 (default 0)")
-    p.add_argument("--max-tokens", type=int, default=512, help="reply limit (default 512)")
-    p.add_argument("--timeout", type=float, default=60.0, help="seconds per model call")
-    p.add_argument("--retries", type=int, default=3, help="0 to 10 (default 3)")
-    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--temperature", type=float, help="0 to 2 (default 0)")
+    p.add_argument("--max-tokens", type=int, help="reply limit (default 512)")
+    p.add_argument("--timeout", type=float, help="seconds per model call (default 60)")
+    p.add_argument("--retries", type=int, help="0 to 10 (default 3)")
+    p.add_argument("--seed", type=int, help="seed of the agents and models (default 0)")
 
 
 def _run_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--max-turns", type=int, default=20,
-                   help="doctor turn budget, 1 to 200 (default 20)")
     p.add_argument("--final-report", action="store_true",
                    help="ask the doctor for a structured final report")
     p.add_argument("--one-step", action="store_true",
@@ -93,43 +106,32 @@ def _model_limits(items: list[str]) -> dict[str, int]:
 
 
 def check_options(args: argparse.Namespace) -> None:
-    """Reject out-of-range or contradictory options with one line naming the option."""
-    from core.config import AgentSpec, ConsultationConfig, check_value
+    """Reject contradictory options with one line naming the option (values are checked
+    with the run file's, when the plan is built)."""
+    from core.factors import FACTORS
 
     if args.concurrency is not None and not 1 <= args.concurrency <= MAX_CONCURRENCY:
         raise InputError(f"must be from 1 to {MAX_CONCURRENCY} (got {args.concurrency})",
                          field="--concurrency")
-    if args.limit is not None and args.limit < 1:
-        raise InputError(f"must be at least 1 (got {args.limit})", field="--limit")
-    for name in ("temperature", "max_tokens", "timeout", "retries"):
-        check_value(AgentSpec, name, getattr(args, name), "--" + name.replace("_", "-"))
-    check_value(ConsultationConfig, "max_turns", args.max_turns, "--max-turns")
-    if any(d.strip().split(":")[0] == "human" for d in args.doctor or []):
-        raise InputError("a human doctor cannot play in a batch: play as doctor in the app "
-                         "(run `bedside` and press p)", field="--doctor")
     if args.retry_failed and not args.resume:
         raise InputError("only applies to a resumed run: add --resume RUN",
                          field="--retry-failed")
-    if args.resume and (args.one_step or args.doctor):
+    changed = [f.option for f in FACTORS.values() if getattr(args, f.name)]
+    changed += [o for o, v in (("--one-step", args.one_step), ("--config", args.config)) if v]
+    if args.resume and changed:
         raise InputError("a resumed run keeps its own configuration; start a new run to "
-                         "change it", field="--resume")
+                         f"change it (remove {', '.join(changed)})", field="--resume")
 
 
-def _configs(args: argparse.Namespace) -> list[Any]:
-    from core.config import parse_config
+def _given(args: argparse.Namespace) -> dict[str, Any]:
+    """What the command line gave, by key, for `core.usecases.plans.build_plan`."""
+    from core.factors import FACTORS
+    from core.usecases.plans import DEFAULTS
 
-    params = {"api_base": args.api_base, "api_key_env": args.api_key_env,
-              "temperature": args.temperature, "max_tokens": args.max_tokens,
-              "timeout": args.timeout, "retries": args.retries, "seed": args.seed}
-    params = {k: v for k, v in params.items() if v is not None}
-    configs = [parse_config(doctor, args.patient, args.examiner, args.moderator,
-                            params=params, max_turns=args.max_turns, seed=args.seed,
-                            final_report=args.final_report)
-               for doctor in (args.doctor or ["scripted"])]
-    if args.one_step and not any(c.doctor.kind == "llm" for c in configs):
-        raise InputError("needs a model doctor (e.g. --doctor openai/gpt-4o-mini); the "
-                         "scripted doctor has no one-step mode", field="--one-step")
-    return configs
+    given: dict[str, Any] = {k: getattr(args, k, None) for k in DEFAULTS if k != "model_limit"}
+    given["model_limit"] = _model_limits(args.model_limit)
+    given.update({name: getattr(args, name) for name in FACTORS})
+    return given
 
 
 class _Progress:
@@ -159,16 +161,25 @@ class _Progress:
             print(file=sys.stderr)
 
 
-def _new_spec(store: Any, args: argparse.Namespace) -> Any:
+def _plan(args: argparse.Namespace) -> Any:
+    """The new run's plan: the options over the run file (checked before anything is
+    written)."""
+    from core import runfile
+    from core.usecases.plans import build_plan
+
+    return build_plan(_given(args), runfile.load(args.config) if args.config else None)
+
+
+def _new_spec(store: Any, plan: Any) -> Any:
     from core.caseio import load_bundled_cases
     from core.selection import select_cases
     from core.usecases import runs
     from core.usecases.library import library
 
-    cases = select_cases(library(store, load_bundled_cases()), args.cases, args.limit)
-    return runs.create(store, cases, _configs(args), concurrency=args.concurrency or 8,
-                       model_limits=_model_limits(args.model_limit),
-                       one_step=args.one_step, name=args.name, origin="cli")
+    cases = select_cases(library(store, load_bundled_cases()), plan.cases, plan.limit)
+    return runs.create(store, cases, plan.configs, concurrency=plan.concurrency,
+                       model_limits=plan.model_limits, one_step=plan.one_step,
+                       name=plan.name, origin="cli", run_file=plan.run_file)
 
 
 def _resumed_spec(store: Any, args: argparse.Namespace) -> Any:
@@ -220,8 +231,9 @@ def run(args: argparse.Namespace) -> int:
 
     check_options(args)
     limits = _model_limits(args.model_limit)  # checked before anything is written
+    plan = None if args.resume else _plan(args)
     store = open_store(args.db)
-    spec = _resumed_spec(store, args) if args.resume else _new_spec(store, args)
+    spec = _resumed_spec(store, args) if args.resume else _new_spec(store, plan)
     if args.resume:  # limits may change on resume (another machine, a rate limit)
         spec.model_limits = limits or spec.model_limits
         spec.concurrency = args.concurrency or spec.concurrency

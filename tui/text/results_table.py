@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from core.metrics.names import group_keys
+
 # (column, header, format) of the text table after the group (and doctor) column; the JSON
 # and CSV outputs have every field.
 TEXT_COLUMNS: list[tuple[str, str, str]] = [
@@ -62,10 +64,12 @@ def derived(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def table_columns(by: str) -> list[tuple[str, str, str]]:
-    """(field, header, format) of every text column when grouping by `by`."""
-    lead = [(by, by.upper(), "s")]
-    if by != "model":
+def table_columns(by: str | tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(field, header, format) of every text column when grouping by `by` (one key or
+    several): the group columns, the doctor unless a group column shows it, the rest."""
+    keys = group_keys(by)
+    lead = [(k, k.upper(), "s") for k in keys]
+    if not {"model", "doctor"} & set(keys):
         lead.append(("doctor", "DOCTOR", "s"))
     return [*lead, *TEXT_COLUMNS]
 
@@ -77,7 +81,7 @@ def _render(rows: list[list[str]], headers: list[str]) -> list[str]:
     return lines
 
 
-def format_table(rows: list[dict[str, Any]], by: str) -> str:
+def format_table(rows: list[dict[str, Any]], by: str | tuple[str, ...]) -> str:
     """Plain-text table, one line per (group, doctor)."""
     if not rows:
         return "no finished consultations yet (run `bedside run` first)"

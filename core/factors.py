@@ -1,0 +1,200 @@
+"""Experimental factors: every run option an experiment can vary, declared once.
+
+A factor is
+- a name: the `bedside run` option (`--patient-bias` for `patient_bias`), the key of a run
+  file (`bedside run --config FILE.toml`) and a key of `bedside results --by`;
+- how one value is read from text and checked (`parse`: an InputError naming the option);
+- how a value is set on a `ConsultationConfig` (`apply`: a config field, an agent spec's
+  option, the solver and its options);
+- how the value is read back from a consultation's stored configuration description
+  (`read`), so results group by it whatever run the consultation came from.
+
+A run is the cartesian product of the values given for every factor (`grid`), applied in
+the registry's order (the agents first, then the options that change them). Several values
+of a factor are given by repeating its option or with commas; a factor whose one value is
+made of several parts (several moderators judging together, several doctor tools used
+together) joins the parts with `combine` ('+', and also ',' for moderators as before).
+
+Adding a factor is one `Factor` entry in `FACTORS` (plus the code of the arm itself).
+Values a factor adds to a configuration must leave earlier configurations' keys alone
+(`core.config`'s "as before" rule).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from core.config import ConsultationConfig, check_value, parse_agent
+from core.consultation_state import agent_label
+from core.errors import InputError
+
+Params = dict[str, Any]  # model parameters for agent strings (api_base, temperature, ...)
+Described = dict[str, Any]  # a stored configuration description (ConsultationConfig.describe)
+UNKNOWN = "unknown"  # the value of any factor for a consultation stored without a description
+
+
+@dataclass(frozen=True)
+class Factor:
+    """One experimental factor (see the module docstring)."""
+
+    name: str
+    metavar: str
+    help: str
+    default: str  # the value's text when the factor is not given
+    parse: Callable[[str, Params], Any]  # (one value's text, model parameters) → value
+    apply: Callable[[ConsultationConfig, Any], ConsultationConfig]  # a new config
+    read: Callable[[Described], str]  # the value's text in a stored description
+    combine: str = ""  # joins the parts of ONE value ('+'); '' when a value has no parts
+    # Values that name something else than a model (listed in the help; a factor taking
+    # model strings lists its model-free kinds).
+    choices: tuple[str, ...] = ()
+
+    @property
+    def option(self) -> str:
+        """The command-line option, e.g. '--patient-bias'."""
+        return "--" + self.name.replace("_", "-")
+
+    def split(self, texts: Iterable[str]) -> list[str]:
+        """Each value given, in order, once: repeated options and comma lists (a comma
+        belongs to the value when the factor combines parts with it)."""
+        out: list[str] = []
+        for text in texts:
+            parts = [text] if "," in self.combine else str(text).split(",")
+            out.extend(p.strip() for p in parts if p.strip())
+        return list(dict.fromkeys(out))
+
+
+# -- the agents -----------------------------------------------------------------------------
+
+def _agent(role: str, note: str = "") -> Callable[[str, Params], Any]:
+    def parse(text: str, params: Params) -> Any:
+        head = text.strip().split(":")[0]
+        if role == "doctor" and head == "human":
+            raise InputError("a human doctor cannot play in a batch: play as doctor in the "
+                             "app (run `bedside` and press p)", field="--doctor")
+        try:
+            return parse_agent(text, role, **params)
+        except InputError as err:
+            raise InputError(err.reason + note, field=f"--{role}") from None
+    return parse
+
+
+def _set(field: str) -> Callable[[ConsultationConfig, Any], ConsultationConfig]:
+    def apply(config: ConsultationConfig, value: Any) -> ConsultationConfig:
+        return config.model_copy(update={field: value})
+    return apply
+
+
+def _label(role: str, default: str) -> Callable[[Described], str]:
+    def read(described: Described) -> str:
+        return agent_label(described.get(role)) or default
+    return read
+
+
+def _moderators(text: str, params: Params) -> Any:
+    parts = [p.strip() for p in text.replace("+", ",").split(",") if p.strip()]
+    if not parts:
+        raise InputError("names no moderator", field="--moderator")
+    try:
+        return [parse_agent(p, "moderator", **params) for p in parts]
+    except InputError as err:
+        raise InputError(err.reason, field="--moderator") from None
+
+
+def _read_moderators(described: Described) -> str:
+    specs = described.get("moderators") or [{"kind": "exact"}]
+    return "+".join(agent_label(s) or UNKNOWN for s in specs)
+
+
+# -- the rules ------------------------------------------------------------------------------
+
+def _max_turns(text: str, params: Params) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise InputError(f"must be a whole number (got {text!r})", field="--max-turns") from None
+    check_value(ConsultationConfig, "max_turns", value, "--max-turns")
+    return value
+
+
+def _read_max_turns(described: Described) -> str:
+    return str(described.get("max_turns", 20))
+
+
+_MODEL = " or a model string"
+FACTORS: dict[str, Factor] = {f.name: f for f in (
+    Factor("doctor", "AGENT", "scripted (default) or a model string", "scripted",
+           _agent("doctor"), _set("doctor"), _label("doctor", "scripted"),
+           choices=("scripted",)),
+    Factor("patient", "AGENT", "retrieval (default) or a model string", "retrieval",
+           _agent("patient"), _set("patient"), _label("patient", "retrieval"),
+           choices=("retrieval",)),
+    Factor("examiner", "AGENT", "retrieval (default) or a model string", "retrieval",
+           _agent("examiner"), _set("examiner"), _label("examiner", "retrieval"),
+           choices=("retrieval",)),
+    Factor("moderator", "AGENTS", "exact (default), a model string, or several judging "
+           "together joined with '+' or ','", "exact", _moderators, _set("moderators"),
+           _read_moderators, combine="+,", choices=("exact",)),
+    Factor("max_turns", "N", "doctor turn budget, 1 to 200 (default 20)", "20",
+           _max_turns, _set("max_turns"), _read_max_turns),
+)}
+# Keys `bedside results --by` takes besides the factors: the doctor as shown (one-step rows
+# tagged) and the case's labels.
+CASE_KEYS = ("source", "specialty", "language")
+GROUP_KEYS = ("model", *CASE_KEYS)
+
+
+def grouping_keys() -> tuple[str, ...]:
+    """Every key `bedside results --by` takes."""
+    return (*GROUP_KEYS, *(name for name in FACTORS if name not in GROUP_KEYS))
+
+
+def parse_by(text: str) -> tuple[str, ...]:
+    """`--by KEY[,KEY...]` as a tuple of known keys; InputError naming the known ones."""
+    keys = tuple(dict.fromkeys(k.strip() for k in text.split(",") if k.strip()))
+    known = grouping_keys()
+    bad = [k for k in keys if k not in known]
+    if bad or not keys:
+        raise InputError(f"cannot group by '{','.join(bad) or text}' (choose one or more of "
+                         f"{', '.join(known)}, comma-separated)", field="--by")
+    return keys
+
+
+def read_value(name: str, described: Described | None) -> str:
+    """A factor's value (as text) in a stored configuration description; 'unknown' for a
+    consultation stored without one (an imported transcript)."""
+    if not described or "config_key" not in described and "doctor" not in described:
+        return UNKNOWN
+    return FACTORS[name].read(described)
+
+
+def parse_values(given: dict[str, list[str]], params: Params) -> dict[str, list[Any]]:
+    """Every factor's values, parsed (a factor not given has its default). `given` maps a
+    factor name to its texts as given (repeated options, comma lists). Unknown names and
+    bad values are InputErrors naming the option."""
+    unknown = sorted(set(given) - set(FACTORS))
+    if unknown:
+        raise InputError(f"no such factor (known: {', '.join(FACTORS)})",
+                         field=unknown[0])
+    out: dict[str, list[Any]] = {}
+    for name, factor in FACTORS.items():
+        texts = factor.split(given.get(name) or []) or [factor.default]
+        out[name] = [factor.parse(t, params) for t in texts]
+    return out
+
+
+def grid(values: dict[str, list[Any]], base: ConsultationConfig) -> list[ConsultationConfig]:
+    """The cartesian product of the factors' values applied to `base`, in the registry's
+    order for the factors and in the given order for the values; a configuration that
+    comes out twice is kept once."""
+    names = [n for n in FACTORS if n in values]
+    out: dict[str, ConsultationConfig] = {}
+    for combo in itertools.product(*(values[n] for n in names)):
+        config = base
+        for name, value in zip(names, combo, strict=True):
+            config = FACTORS[name].apply(config, value)
+        out.setdefault(config.config_key(), config)
+    return list(out.values())
