@@ -41,6 +41,9 @@ async def _start(pilot, app: BedsideApp, key: str, name: str = "Dr Who",
         app.screen.query_one("#setup-budget", Input).value = budget
     await pilot.click("#setup-start")
     await wait_until(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.waiting)
+    # Textual's Header sets its title in callbacks queued at mount; a screen left before they
+    # ran made them fail (NoMatches: HeaderTitle) on a loaded machine. Let them run first.
+    await wait_until(pilot, lambda: str(app.screen.query_one("HeaderTitle").content).strip())
     return app.screen  # type: ignore[return-value]
 
 
