@@ -40,8 +40,10 @@ def _agent_options(p: argparse.ArgumentParser) -> None:
                    "languages, e.g. 'cardiology,es' or 'card-*'")
     p.add_argument("--limit", type=int, metavar="N", help="run at most N cases")
     p.add_argument("--doctor", action="append", metavar="AGENT",
-                   help="scripted (default) or a model string; repeat for several doctors "
-                   "(a human doctor plays in the app)")
+                   help="scripted (default), a model string, or replay:FILE (says a replay "
+                   "file's messages for each case, then its diagnosis; the turn budget "
+                   "fits the file); repeat for several doctors (a human doctor plays in "
+                   "the app)")
     p.add_argument("--patient", default="retrieval", metavar="AGENT",
                    help="retrieval (default) or a model string")
     p.add_argument("--examiner", default="retrieval", metavar="AGENT",
