@@ -65,13 +65,17 @@ def build_moderator(case: Case, spec: AgentSpec, client: LLMClient | None) -> Mo
 def build_cast(case: Case, config: ConsultationConfig, *, client: LLMClient,
                human_input: HumanInput | None = None) -> Cast:
     """Doctor, patient and examiner, each constructed from its view only (a replay doctor
-    from its file's line for this case)."""
+    from its file's line for this case). The offline examiner of a human doctor says plainly
+    when a name is not a test it knows (`strict_unknown`)."""
     p, e = config.patient, config.examiner
     if p.kind not in ("retrieval", "llm") or e.kind not in ("retrieval", "llm"):
         raise BedsideError("patient and examiner must be 'retrieval' or a model")
     patient: Patient = (RetrievalPatient(patient_view(case)) if p.kind == "retrieval"
                         else LLMPatient(patient_view(case), p, client))
-    examiner: Examiner = (RetrievalExaminer(examiner_view(case)) if e.kind == "retrieval"
-                          else LLMExaminer(examiner_view(case), e, client))
+    # A physician is told plainly when a name is no test the examiner knows; model doctors
+    # keep AgentClinic's "normal readings" for every named test the case does not hold.
+    strict = config.doctor.kind == "human"
+    examiner: Examiner = (RetrievalExaminer(examiner_view(case), strict_unknown=strict)
+                          if e.kind == "retrieval" else LLMExaminer(examiner_view(case), e, client))
     return Cast(doctor=_doctor(case, config, human_input, client), patient=patient,
                 examiner=examiner)
