@@ -27,6 +27,7 @@ holds neither. The order of reading a question:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.agents import episodes, intents, questions, voice
@@ -41,7 +42,13 @@ from core.case import HISTORY_KINDS, Symptom
 from core.transcript import Role, Turn
 from core.views import PatientView
 
-VERSION = "retrieval-patient/3"
+VERSION = "retrieval-patient/4"
+# A time expression: a number, a unit of time, "since", "ago" (any supported language).
+_TIME = re.compile(
+    r"\d|\b(?:since|ago|minutes?|hours?|days?|weeks?|months?|years?|yesterday|last night|"
+    r"desde|hace|minutos?|horas?|dias?|semanas?|meses|mes|anos?|ayer|"
+    r"depuis|il y a|heures?|jours?|semaines?|mois|ans?|hier|"
+    r"seit|vor|stunden?|tagen?|wochen?|monaten?|jahren?|gestern)\b|[天周月年]|小时|昨")
 _GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results", "tests")
 _PAIN_WORDS = frozenset("pain pains painful hurt hurts hurting ache aches aching sore dolor "
                         "duele douleur douleurs mal schmerz schmerzen weh".split())
@@ -140,6 +147,8 @@ class RetrievalPatient(RecordAnswers):
         # Facet words ("where", "start") ask about a symptom, they do not name one.
         content = [w for w in questions.content_words(question)
                    if w not in ignore and not self._cue_word(w)]
+        if intents.asks_injury(question):  # "Did you hurt your chest?": an injury
+            content.append(intents.INJURY_WORD.get(lang_key(self.lang)[:2], "injury"))
         q = normalise(question)
         if not found and not content and not ignore and _is_pain(question) and \
                 questions.kind(question, self.lang) == "yesno" and \
@@ -214,12 +223,14 @@ class RetrievalPatient(RecordAnswers):
         facets = self._facets(s, q)
         if facets:
             return facets
-        if s.description:
-            return [voice.attach(self.lang, "yes",
-                                 self._voice(s.description, self.lang))]
-        if s.character:
-            return [voice.attach(self.lang, "yes", voice.sentence(
-                self._voice(s.character, self.lang), self.lang))]
+        told = self._voice(s.description, self.lang) if s.description else \
+            voice.sentence(self._voice(s.character, self.lang), self.lang) if s.character \
+            else ""
+        if intents.yes_misleads(q, told or s.name):
+            # "Can you lie flat?" → the symptom's own words, without a "yes" before them.
+            return [told or voice.sentence(s.name, self.lang)]
+        if told:
+            return [voice.attach(self.lang, "yes", told)]
         return [phrase(self.lang, "yes_name", voice.lower_first(s.name, self.lang),
                        self.about)]
 
@@ -228,12 +239,13 @@ class RetrievalPatient(RecordAnswers):
         return text if self.about else voice.first_person(text, lang)
 
     def _facets(self, s: Symptom, q: str) -> list[str]:
-        out = []
-        for facet in FACETS:
-            value = getattr(s, facet)
-            if value and cue_hit(q, self.cue[facet]):
-                out.append(self._facet(facet, value))
-        return out
+        asked = [f for f in FACETS if getattr(s, f) and cue_hit(q, self.cue[f])]
+        if "duration" in asked and "onset" not in asked and s.onset and \
+                not _TIME.search(normalise(s.duration or "")) and _TIME.search(normalise(s.onset)):
+            # "How long has it been hurting?" when the duration is a pattern ("there all the
+            # time"): when it began says how long.
+            asked.insert(0, "onset")
+        return [self._facet(f, getattr(s, f)) for f in FACETS if f in asked]
 
     def _facet(self, facet: str, value: str) -> str:
         value = self._voice(value, self.lang)
@@ -326,7 +338,7 @@ def _is_pain(text: str) -> bool:
 def tables() -> dict[str, object]:
     """What decides this patient's answers, for the reproducibility hash."""
     return {"version": VERSION, "max_parts": MAX_PARTS, "facets": FACETS, "cues": CUES,
-            "phrases": PHRASES, "onset_fits": ONSET_FITS,
+            "phrases": PHRASES, "onset_fits": ONSET_FITS, "time": _TIME.pattern,
             "symptoms": SYMPTOMS, "stopwords": sorted(questions.STOPWORDS),
             "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK,
             "intents": intents.table_fingerprint(), "episodes": episodes.table_fingerprint(),

@@ -73,6 +73,10 @@ SYMPTOMS: dict[str, Names] = {
                   "fr": "diarrhée", "de": "durchfall", "zh": "腹泻|拉肚子"},
     "constipation": {"en": "constipation|constipated", "es": "estreñimiento",
                      "fr": "constipation", "de": "verstopfung", "zh": "便秘"},
+    "diplopia": {"en": "double vision|diplopia|seeing double|seeing two of everything|"
+                       "seeing two of things|see double",
+                 "es": "visión doble|diplopía|ve doble", "fr": "vision double|diplopie|voit double",
+                 "de": "doppelbilder|doppeltsehen|doppelt sehen", "zh": "复视|重影|看东西重影"},
     "rash": {"en": "rash|skin rash", "es": "erupción|sarpullido|exantema",
              "fr": "éruption|éruption cutanée", "de": "ausschlag|hautausschlag",
              "zh": "皮疹|疹子"},
@@ -177,4 +181,11 @@ WORD_EQUIVALENTS: dict[str, tuple[str, ...]] = {
     "contrast": ("dye",), "dye": ("contrast",), "falling": ("loss", "thinning"),
     "unsteady": ("ataxia", "balance", "gait", "wobbly"), "wobbly": ("unsteady", "ataxia"),
     "less": ("decreased", "reduced", "poor"), "more": ("increased",),
+    "lie": ("lying", "lay", "lain"), "lying": ("lie", "lay"),
+    "weapons": ("weapon", "guns", "gun", "firearms", "firearm", "knives"),
+    "weapon": ("weapons", "guns", "gun", "firearms", "firearm", "knives"),
+    "firearms": ("guns", "gun", "weapons"), "guns": ("weapons", "firearms", "gun"),
+    "journey": ("travel", "travelled", "traveled", "flight", "flew", "trip"),
+    "trip": ("travel", "travelled", "traveled", "journey", "flight", "flew"),
+    "abroad": ("travel", "travelled", "traveled", "flight", "flew"),
 }
