@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.agents.intents import asks_injury, is_exam_request, yes_misleads
+from core.agents.intents import asks_injury, denies_injury, is_exam_request, yes_misleads
 from core.agents.retrieval_examiner import RetrievalExaminer
 from core.agents.retrieval_patient import RetrievalPatient
 from core.agents.templates import phrase
@@ -35,7 +35,9 @@ def ask(case_id: str, question: str) -> str:
 
 @pytest.mark.parametrize("question", ["Mind if I feel your ankles?",
                                       "May I test your coordination?",
-                                      "Would you mind if I check your pulse?"])
+                                      "Would you mind if I check your pulse?",
+                                      "Okay if I have a listen to your heart?",
+                                      "Would it be OK for me to feel your neck?"])
 def test_examination_requests_get_consent(question: str) -> None:
     assert is_exam_request(question)
     assert ask("card-003", question) == phrase("en", "consent")
@@ -75,6 +77,9 @@ def test_a_plain_symptom_question_still_gets_its_yes() -> None:
     ("psych-001", "Are there any weapons at home?", "no guns"),
     ("pulm-003", "Did you hurt your chest?", "No fall, fight or injury"),
     ("gi-001", "How long has it been hurting?", "18 hours ago"),
+    ("card-001", "How long have you had the pain?", "70 minutes ago"),
+    ("uro-001", "Did you hurt your back?", "no recent injury"),
+    ("gi-003", "Can you manage the stairs without getting puffed?", "stairs"),
 ])
 def test_everyday_wordings_find_the_record(case_id: str, question: str, told: str) -> None:
     assert told in ask(case_id, question)
@@ -85,6 +90,18 @@ def test_an_injury_question_is_told_from_pain() -> None:
     assert not asks_injury("Does it hurt when you breathe in?")
     # The present chest pain is not an answer to "did you hurt your chest?".
     assert "sharp" not in ask("pulm-003", "Did you hurt your chest?")
+    assert denies_injury(ask("neuro-001", "Did you injure your neck at the gym?"))
+
+
+@pytest.mark.parametrize("text, denies", [
+    ("No recent neck injury or chiropractic manipulation.", True),
+    ("I haven't hurt it.", True), ("No me he dado ningún golpe ni tengo heridas.", True),
+    ("肚子也没受过伤", True), ("I fell last week.", False),
+    # A negation elsewhere in the sentence is not a denied injury.
+    ("Like being hit over the head with a bat; painkillers haven't touched it.", False),
+])
+def test_a_denied_injury_is_read_from_stored_text(text: str, denies: bool) -> None:
+    assert denies_injury(text) is denies
 
 
 def test_white_blood_count_is_the_white_cells_only() -> None:

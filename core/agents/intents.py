@@ -47,7 +47,7 @@ _EN = re.compile(
     r"\b(?:can|could|may|might|shall) i\b|\bso (?:that )?i can\b|\blet me\b|\blet s\b|"
     r"\bi (?:d|would) like to\b|"
     r"\bi (?:m|am) (?:just |now |only )?going to\b|\bi (?:will|ll|want to|need to|must)\b|"
-    r"\bmind if i\b|\bis it (?:ok|okay|alright|all right) if i\b|"
+    r"\bmind if i\b|\b(?:ok|okay|alright|all right|fine) (?:if i|for me to)\b|"
     r"\b(?:allow me|permit me) to\b")
 _SKIP = r"(?:\s+(?!what|which|how|if|whether|when|why|who)\w+){0,3}?"
 _EN_VERB = re.compile(
@@ -213,6 +213,23 @@ INJURY_WORD = {"en": "injury", "es": "herida", "fr": "blessure", "de": "verletzu
                "zh": "外伤"}
 
 
+# Stored text about an injury, or its absence ("I haven't hurt it", "no recent injury").
+_INJURY_WORDS = (r"injury|injuries|injured|hurt (?:it|myself|himself|herself)|fall|fell|fallen|"
+                 r"bang|banged|knock|knocked|hit|bumped|trauma|golpe|golpeado|herida|heridas|"
+                 r"lesion|blessure|blesse|tombe|chute|verletzung|verletzt|gesturzt|sturz")
+INJURY_TEXT = re.compile(rf"\b(?:{_INJURY_WORDS})\b|受伤|外伤|摔|撞")
+_NO_INJURY = re.compile(
+    r"\b(?:no|not|never|haven t|hasn t|didn t|wasn t|nothing|ningun|ninguna|sin|pas|aucun|"
+    rf"aucune|kein|keine|nicht)\b(?:\W+\w+){{0,6}}?\W+(?:{_INJURY_WORDS})\b")
+_NO_INJURY_ZH = re.compile(r"[没未无不].{0,2}(?:受伤|受过伤|外伤|摔|撞|伤)")
+
+
+def denies_injury(text: str) -> bool:
+    """True if stored text says there was no injury ("no recent injury", "I haven't hurt
+    it", "No me he dado ningún golpe"): a negation shortly before the injury word."""
+    return bool(_NO_INJURY.search(normalise(text)) or _NO_INJURY_ZH.search(text))
+
+
 def asks_injury(question: str) -> bool:
     """True if the question asks whether something was injured ("Did you hurt your leg?")."""
     return bool(_INJURY.search(normalise(question))) or any(m in question for m in _INJURY_ZH)
@@ -229,7 +246,8 @@ def yes_misleads(question: str, text: str) -> bool:
 def table_fingerprint() -> list[object]:
     """Everything that decides these readings, for the reproducibility hash."""
     patterns = [_EN, _EN_VERB, _EN_BARE, _ES, _FR, _DE, _ZH, _EVER, *_PAST.values(), _BEFORE,
-                _PAST_TEXT, _EARLIER_TEXT, DENIAL_TEXT, _ABILITY, _LIMITED, _INJURY]
+                _PAST_TEXT, _EARLIER_TEXT, DENIAL_TEXT, _ABILITY, _LIMITED, _INJURY, INJURY_TEXT,
+                _NO_INJURY, _NO_INJURY_ZH]
     return [[p.pattern for p in [*patterns, _FIRST_TIME]], sorted(_BEFORE_WITHIN), _PAST_ZH,
             _EVER_ZH, _PAST_TEXT_ZH, _EARLIER_TEXT_ZH, _ABILITY_ZH, _LIMITED_ZH, _INJURY_ZH,
             INJURY_WORD]

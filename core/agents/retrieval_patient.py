@@ -43,12 +43,13 @@ from core.transcript import Role, Turn
 from core.views import PatientView
 
 VERSION = "retrieval-patient/4"
-# A time expression: a number, a unit of time, "since", "ago" (any supported language).
+# A time expression: a number, a unit of time, "ago" (any supported language); "since"
+# alone ("there the whole time since") says no length.
 _TIME = re.compile(
-    r"\d|\b(?:since|ago|minutes?|hours?|days?|weeks?|months?|years?|yesterday|last night|"
-    r"desde|hace|minutos?|horas?|dias?|semanas?|meses|mes|anos?|ayer|"
-    r"depuis|il y a|heures?|jours?|semaines?|mois|ans?|hier|"
-    r"seit|vor|stunden?|tagen?|wochen?|monaten?|jahren?|gestern)\b|[天周月年]|小时|昨")
+    r"\d|\b(?:ago|minutes?|hours?|days?|weeks?|months?|years?|yesterday|last night|"
+    r"hace|minutos?|horas?|dias?|semanas?|meses|mes|anos?|ayer|"
+    r"il y a|heures?|jours?|semaines?|mois|ans?|hier|"
+    r"vor|stunden?|tagen?|wochen?|monaten?|jahren?|gestern)\b|[天周月年]|小时|昨")
 _GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results", "tests")
 _PAIN_WORDS = frozenset("pain pains painful hurt hurts hurting ache aches aching sore dolor "
                         "duele douleur douleurs mal schmerz schmerzen weh".split())
@@ -104,6 +105,8 @@ class RetrievalPatient(RecordAnswers):
                 return phrase(self.lang, "no_results")
         past = intents.past_strength(question)
         parts = self._earlier(question, q, past) if past else []
+        if not parts and intents.asks_injury(question):
+            parts = self._injury(question)
         if not parts:
             parts = self._direct(question, q)
         if not parts and not cue_hit(q, self.kind_cues["family"]):
@@ -291,6 +294,20 @@ class RetrievalPatient(RecordAnswers):
             sentences = episodes.sentences(p.history_of_present_illness.strip(), False)
             text = " ".join(sentences[:2])
         return self._voice(text, self.lang) if text else phrase(self.lang, "dont_know")
+
+    def _injury(self, question: str) -> list[str]:
+        """"Did you hurt your back?": a symptom named as an injury, else what the story says
+        about an injury (a denial first: "no recent injury", "I haven't hurt it")."""
+        word = intents.INJURY_WORD.get(lang_key(self.lang)[:2], "injury")
+        named = [s for s in self.named_symptoms(question)
+                 if any(questions.found_in(word, t) for t in symptom_terms(s))]
+        if named:
+            return self._symptom(named[0], normalise(question))
+        told = [sentence for _, answer in self.story for sentence in episodes.sentences(answer)
+                if intents.INJURY_TEXT.search(normalise(sentence))
+                or intents.INJURY_TEXT.search(sentence)]
+        denied = [t for t in told if intents.denies_injury(t)]
+        return (denied or told)[:1]
 
     # -- the symptom under discussion ------------------------------------------------------
     def _about_topic(self, question: str, q: str, turns: Sequence[Turn]) -> list[str]:
