@@ -19,11 +19,11 @@ from pydantic import (BaseModel, ConfigDict, Field, SerializerFunctionWrapHandle
 
 from core.errors import InputError
 
-AgentKind = Literal["retrieval", "scripted", "human", "exact", "llm"]
+AgentKind = Literal["retrieval", "scripted", "human", "exact", "llm", "replay"]
 
 # Which kinds may play which role (the model-free ones are role-specific).
 ROLE_KINDS: dict[str, set[str]] = {
-    "doctor": {"scripted", "human", "llm"},
+    "doctor": {"scripted", "human", "llm", "replay"},
     "patient": {"retrieval", "llm"},
     "examiner": {"retrieval", "llm"},
     "moderator": {"exact", "llm"},
@@ -35,7 +35,7 @@ class AgentSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: AgentKind = Field(description="retrieval | scripted | human | exact | llm.")
+    kind: AgentKind = Field(description="retrieval | scripted | human | exact | llm | replay.")
     model: str | None = Field(None, description="litellm model string, for kind 'llm'.")
     api_base: str | None = Field(None, description="Base URL of an OpenAI-compatible server.")
     api_key_env: str | None = Field(
@@ -54,6 +54,11 @@ class AgentSpec(BaseModel):
         "`response_format` json_object mode; litellm drops it for providers without it, so "
         "the reply must still be parsed tolerantly). Recorded in the stored raw request.")
     label: str | None = Field(None, description="Display label, e.g. 'human:alice'.")
+    script: str | None = Field(None, description="Replay doctor: absolute path of its replay "
+                               "file (core.replay).")
+    script_hash: str | None = Field(None, description="Replay doctor: sha256 of the replay "
+                                    "file's content, so a changed file is a new "
+                                    "configuration.")
 
     def display(self) -> str:
         """Short label: the explicit label, the model string, or the kind."""
@@ -74,7 +79,7 @@ class AgentSpec(BaseModel):
 
 
 #: Fields added to AgentSpec after keys were stored, with their "as before" value.
-_AS_BEFORE: dict[str, Any] = {"response_format": "text"}
+_AS_BEFORE: dict[str, Any] = {"response_format": "text", "script": None, "script_hash": None}
 #: The same for ConsultationConfig.
 _CONFIG_AS_BEFORE: dict[str, Any] = {"solver": "interactive", "solver_options": {}}
 
@@ -187,15 +192,18 @@ def check_value(model: type[BaseModel], name: str, value: Any, option: str) -> N
 def parse_agent(text: str, role: str, **params: Any) -> AgentSpec:
     """Turn a CLI string into an AgentSpec for `role`; raise InputError if it cannot play it.
 
-    `retrieval`, `scripted`, `human[:NAME]`, `exact` name model-free agents; anything else
-    containing a `/` (e.g. `openai/gpt-4o-mini`, `ollama/llama3`) is a litellm model.
-    Extra keyword parameters (api_base, temperature, ...) apply to model agents.
+    `retrieval`, `scripted`, `human[:NAME]`, `exact` name model-free agents; `replay:FILE`
+    a doctor saying the messages of a replay file (read and checked here, `core.replay`);
+    anything else containing a `/` (e.g. `openai/gpt-4o-mini`, `ollama/llama3`) is a litellm
+    model. Extra keyword parameters (api_base, temperature, ...) apply to model agents.
     """
     value = text.strip()
     head, _, rest = value.partition(":")
     allowed = ROLE_KINDS.get(role)
     if allowed is None:
         raise InputError(f"unknown role '{role}'", field="role")
+    if head == "replay":
+        return _replay_spec(rest, role)
     if head in ("retrieval", "scripted", "exact", "human"):
         if head not in allowed:
             raise InputError(f"'{head}' cannot play the {role}; use one of "
@@ -212,6 +220,21 @@ def parse_agent(text: str, role: str, **params: Any) -> AgentSpec:
         return AgentSpec(kind="llm", model=value, **params)
     except ValidationError as err:
         raise invalid_value(err, AgentSpec) from None
+
+
+def _replay_spec(path: str, role: str) -> AgentSpec:
+    """The spec of a replay doctor: the file checked now, its path and content hash kept."""
+    from pathlib import Path
+
+    from core.replay import load_replay
+
+    if role != "doctor":
+        raise InputError(f"'replay' cannot play the {role}; only the doctor", field=role)
+    if not path.strip():
+        raise InputError("name the replay file: replay:FILE", field=role)
+    script = load_replay(path.strip())
+    return AgentSpec(kind="replay", script=script.path, script_hash=script.digest,
+                     label=f"replay:{Path(script.path).name}@{script.digest[:8]}")
 
 
 def parse_config(doctor: str = "scripted", patient: str = "retrieval",

@@ -126,7 +126,8 @@ def _read_max_turns(described: Described) -> str:
 
 _MODEL = " or a model string"
 FACTORS: dict[str, Factor] = {f.name: f for f in (
-    Factor("doctor", "AGENT", "scripted (default) or a model string", "scripted",
+    Factor("doctor", "AGENT", "scripted (default), a model string, or replay:FILE (a replay "
+           "file's messages for each case, then its diagnosis)", "scripted",
            _agent("doctor"), _set("doctor"), _label("doctor", "scripted"),
            choices=("scripted",)),
     Factor("patient", "AGENT", "retrieval (default) or a model string", "retrieval",

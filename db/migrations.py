@@ -147,3 +147,28 @@ def m006_metric_provenance(db: Database) -> None:
 
 
 # --- reader studies: m007_* ---
+
+
+# --- simulator fidelity (issue 19): m800_* ---
+
+
+@migrations()
+def m800_fidelity(db: Database) -> None:
+    """Simulator fidelity of consultations: the rules' findings of each one (every patient
+    and examiner answer checked, as JSON), with the case and rules they were computed on so
+    stale ones are recomputed; and the LLM grader's verdict on each answer, with its model,
+    parameters and prompt hash (`grader_key` hashes the three)."""
+    db.table("fidelity_checks").create(
+        {"consultation_id": str, "case_hash": str, "rules_hash": str, "findings": str,
+         "computed_at": str},
+        pk="consultation_id",
+        foreign_keys=[("consultation_id", "consultations", "id")],
+    )
+    db.table("fidelity_grades").create(
+        {"consultation_id": str, "turn_index": int, "grader_key": str, "role": str,
+         "model": str, "params": str, "prompt_hash": str, "case_hash": str, "verdict": str,
+         "failed": int, "computed_at": str},
+        pk=("consultation_id", "turn_index", "grader_key"),
+        foreign_keys=[("consultation_id", "consultations", "id")],
+    )
+    db.table("fidelity_grades").create_index(["grader_key"])

@@ -1,5 +1,6 @@
 """The SQLite store: one object implementing the store protocols of `core.ports` by
-composing the repositories (`db.cases`, `db.runs`, `db.consultations`, `db.metrics`).
+composing the repositories (`db.cases`, `db.runs`, `db.consultations`, `db.metrics`,
+`db.fidelity`).
 
 `open_store(path)` is how the command line and the app open a project: it opens and
 migrates through `db.connection.open_db`, the one place that does. A store wraps one
@@ -16,20 +17,24 @@ from sqlite_utils import Database
 
 from core.case import Case
 from core.events import EventSink
+from core.fidelity.models import AnswerFinding
 from core.metrics.base import Metrics
-from core.ports.runs import RunsStore
+from core.ports.fidelity import FidelityRunsStore
+from core.records.fidelity import GraderRecord, StoredGrade
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
                                RunProgress, RunRecord, StudyListRow)
 from core.transcript import Transcript
 from db import cases as case_repo
 from db import consultations as consultation_repo
+from db import fidelity as fidelity_repo
 from db import metrics as metric_repo
 from db import runs as run_repo
 from db.connection import open_db
 
 
 class SqliteStore:
-    """Cases, runs, consultations and metrics in one SQLite file (`core.ports.RunsStore`)."""
+    """Cases, runs, consultations, metrics and fidelity in one SQLite file
+    (`core.ports.RunsStore`, `core.ports.fidelity.FidelityStore`)."""
 
     def __init__(self, db: Database) -> None:
         #: The connection, for repositories not yet behind a protocol (reader studies).
@@ -183,6 +188,40 @@ class SqliteStore:
         """consultation → metric name → (cache key, failed) of each stored value."""
         return metric_repo.metric_keys(self.db, names)
 
+    # -- simulator fidelity -----------------------------------------------------------------
+    def save_fidelity(self, consultation_id: str, findings: list[AnswerFinding], *,
+                      case_hash: str | None, rules_hash: str) -> None:
+        """Store (replacing) the rules' findings of one consultation."""
+        fidelity_repo.save_fidelity(self.db, consultation_id, findings, case_hash=case_hash,
+                                    rules_hash=rules_hash)
+
+    def fidelity_hashes(self, consultation_ids: Iterable[str]
+                        ) -> dict[str, tuple[str | None, str]]:
+        """consultation → (case hash, rules hash) of its stored findings."""
+        return fidelity_repo.fidelity_hashes(self.db, consultation_ids)
+
+    def fidelity_findings(self, consultation_ids: Iterable[str]
+                          ) -> dict[str, list[AnswerFinding]]:
+        """consultation → its stored findings."""
+        return fidelity_repo.fidelity_findings(self.db, consultation_ids)
+
+    def save_grade(self, grade: StoredGrade) -> None:
+        """Store (replacing) one grader verdict."""
+        fidelity_repo.save_grade(self.db, grade)
+
+    def fidelity_grades(self, consultation_ids: Iterable[str], grader_key: str
+                        ) -> dict[tuple[str, int], StoredGrade]:
+        """(consultation, turn index) → one grader's verdict."""
+        return fidelity_repo.fidelity_grades(self.db, consultation_ids, grader_key)
+
+    def fidelity_graders(self, consultation_ids: Iterable[str]) -> list[GraderRecord]:
+        """The graders with verdicts on these consultations, latest first."""
+        return fidelity_repo.fidelity_graders(self.db, consultation_ids)
+
+    def fidelity_counts(self) -> dict[str, int]:
+        """run → how many of its consultations have stored findings."""
+        return fidelity_repo.fidelity_counts(self.db)
+
     # -- reader studies ---------------------------------------------------------------------
     def study_rows(self) -> list[StudyListRow]:
         """Reader studies for the home screen's Studies tab (newest first, with progress).
@@ -200,7 +239,7 @@ def open_store(path: Path | str | None = None, *, migrate: bool = True) -> Sqlit
     return SqliteStore(open_db(path, migrate=migrate))
 
 
-def _implements_the_protocols(store: SqliteStore) -> RunsStore:
+def _implements_the_protocols(store: SqliteStore) -> FidelityRunsStore:
     """Never called: mypy checks here that SqliteStore implements every store protocol the
     use cases take (a method missing or of another shape is a type error)."""
     return store

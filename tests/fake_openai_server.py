@@ -55,13 +55,16 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "report_judge": ('{"symptoms": "A", "examinations": "B", "diagnostic_results": "A", '
                      '"rationale": "B", "treatment_plan": "C"}'),
     "rating_patient": '{"confidence": 8, "compliance": 9, "consult_again": 7}',
+    "fidelity_grader": ('{"consistent": "yes", "addresses": "yes", "accurate": "yes", '
+                        '"reason": "matches the record"}'),
     "unknown": "OK.",
 }
 # The metric prompts (core/prompts/metric_texts.py) carry no id line; they are told apart by
 # their opening words, so a demo run can be scored end to end against this server.
 METRIC_OPENINGS = (("You are a doctor. Below is everything known", "one_step"),
                    ("You grade a doctor's final report", "report_judge"),
-                   ("You are the patient described below", "rating_patient"))
+                   ("You are the patient described below", "rating_patient"),
+                   ("You check one answer of a simulated", "fidelity_grader"))
 METRIC_ROLES = ("unknown", *(role for _, role in METRIC_OPENINGS))
 
 

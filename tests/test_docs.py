@@ -115,6 +115,7 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
     """A way to open each screen of the bedside app (rating has its own app and help)."""
     from core.caseio import load_bundled_cases
     from tui.app.screens.analysis import AnalysisScreen
+    from tui.app.screens.fidelity import FidelityScreen
     from tui.app.screens.forms import DiagnosisScreen, PlaySetup, PlaySetupScreen
     from tui.app.screens.forms_batch import StartBatchScreen
     from tui.app.screens.live import LiveScreen
@@ -128,6 +129,7 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
     return {
         "TranscriptScreen": lambda: TranscriptScreen("imp-seeded"),
         "LiveScreen": LiveScreen, "ResultsScreen": ResultsScreen,
+        "FidelityScreen": FidelityScreen,
         "AnalysisScreen": lambda: AnalysisScreen(None), "StudyFormScreen": StudyFormScreen,
         "PlaySetupScreen": lambda: PlaySetupScreen(None, "ana"),
         "DiagnosisScreen": DiagnosisScreen, "ConfirmScreen": lambda: ConfirmScreen("Sure?"),

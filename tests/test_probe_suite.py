@@ -74,3 +74,21 @@ def test_probes_become_replay_doctor_lines() -> None:
     assert [line["case"] for line in lines] == list(dict.fromkeys(p.case for p in probes))
     first = [p.say for p in probes if p.case == "card-001"]
     assert lines[0] == {"case": "card-001", "say": first}
+
+
+# Written after the phase-2 fixes to see whether they generalise: questions about what the
+# patient can do ("Can you chew without pain?"), examination requests, diagnosis probes and
+# injury questions worded anew. First run: patient 23/41, examiner 18/19; after general
+# fixes 37/41 and 18/19 — below the targets, so the set is held to what the agents reach
+# now (a floor against regressions) and to 0 leaks, and kept apart from the files above.
+MEASURED = {"bundled_heldout_v4": (0.90, 0.94)}
+
+
+@pytest.mark.parametrize("name", sorted(MEASURED))
+def test_the_measured_set_leaks_nothing_and_keeps_its_figures(name: str) -> None:
+    _, results, figures = run(PROBES / "measured" / f"{name}.jsonl", CASES)
+    assert [r.probe.id for r in results if r.finding.outcome("leak") == "fail"] == []
+    floors = dict(zip(("patient", "examiner"), MEASURED[name], strict=True))
+    for role, floor in floors.items():
+        rate = figures.roles[role].rate
+        assert rate is not None and rate >= floor, (role, rate)

@@ -139,7 +139,9 @@ def test_an_english_interview_answers_from_the_case() -> None:
         "Do you smoke?"], interview(BILIARY, QUESTIONS), strict=False))
     assert a["What brings you in today?"] == "I've got a terrible pain under my right ribs."
     assert a["When did it start?"] == "It started about 30 hours ago, an hour after a fatty meal."
-    assert a["How long has it lasted?"] == "Constant since it started."
+    # The stored duration is a pattern, not a length: when it began says how long.
+    assert a["How long has it lasted?"] == ("It started about 30 hours ago, an hour after a "
+                                            "fatty meal. Constant since it started.")
     no = phrase("en", "absent_generic")
     assert a["Do you feel dizzy?"] == a["Are you tired?"] == no  # not the pain's character
     assert "shoulder blade" in a["Any pain in your shoulder?"]

@@ -16,6 +16,11 @@ from core.transcript import FinalReport, Turn, Usage, Verdict
 DeltaFn = Callable[[str], None]
 
 
+#: Reply meta of a doctor turn that ends the consultation without naming a diagnosis (a
+#: replay line with none); any other doctor ends with `DIAGNOSIS READY: <diagnosis>`.
+ENDS = "ends_without_diagnosis"
+
+
 def no_delta(_: str) -> None:
     """The on_delta of callers that do not stream."""
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from core.agents.base import Doctor, Examiner, Moderator, Patient
 from core.agents.human_doctor import HumanDoctor, HumanInput
 from core.agents.llm_agents import LLMDoctor, LLMExaminer, LLMModerator, LLMPatient
+from core.agents import replay_doctor
 from core.agents.moderator import ExactModerator
 from core.agents.retrieval_examiner import RetrievalExaminer
 from core.agents.retrieval_patient import RetrievalPatient
@@ -44,6 +45,8 @@ def _doctor(case: Case, config: ConsultationConfig, human_input: HumanInput | No
         return HumanDoctor(human_input, spec.display())
     if spec.kind == "llm":
         return LLMDoctor(view, spec, client, config.max_turns)
+    if spec.kind == "replay":
+        return replay_doctor.build(spec, case.id)
     raise BedsideError(f"'{spec.kind}' cannot play the doctor")
 
 
@@ -61,13 +64,18 @@ def build_moderator(case: Case, spec: AgentSpec, client: LLMClient | None) -> Mo
 
 def build_cast(case: Case, config: ConsultationConfig, *, client: LLMClient,
                human_input: HumanInput | None = None) -> Cast:
-    """Doctor, patient and examiner, each constructed from its view only."""
+    """Doctor, patient and examiner, each constructed from its view only (a replay doctor
+    from its file's line for this case). The offline examiner of a human doctor says plainly
+    when a name is not a test it knows (`strict_unknown`)."""
     p, e = config.patient, config.examiner
     if p.kind not in ("retrieval", "llm") or e.kind not in ("retrieval", "llm"):
         raise BedsideError("patient and examiner must be 'retrieval' or a model")
     patient: Patient = (RetrievalPatient(patient_view(case)) if p.kind == "retrieval"
                         else LLMPatient(patient_view(case), p, client))
-    examiner: Examiner = (RetrievalExaminer(examiner_view(case)) if e.kind == "retrieval"
-                          else LLMExaminer(examiner_view(case), e, client))
+    # A physician is told plainly when a name is no test the examiner knows; model doctors
+    # keep AgentClinic's "normal readings" for every named test the case does not hold.
+    strict = config.doctor.kind == "human"
+    examiner: Examiner = (RetrievalExaminer(examiner_view(case), strict_unknown=strict)
+                          if e.kind == "retrieval" else LLMExaminer(examiner_view(case), e, client))
     return Cast(doctor=_doctor(case, config, human_input, client), patient=patient,
                 examiner=examiner)

@@ -40,12 +40,14 @@ _BODY = (r"chest|heart|lungs?|tummy|abdomen|belly|stomach|legs?|arms?|back|neck|
          r"spine|temples?|artery|arteries|testicles?|scrotum|groin|side|breasts?|pelvis|"
          r"shin|calf|calves|face|nose|teeth|gums|sats|oxygen|weight|heartbeat|walk|gait|"
          r"walking|strength|sensation|balance|eyelids?|lids|hair|nails|lips|scalp|sinuses|"
-         r"lymph nodes|nodes|belly button|ribs|hips?|shoulders?|elbows?|muscles?")
+         r"lymph nodes|nodes|belly button|ribs|hips?|shoulders?|elbows?|muscles?|"
+         r"coordination|co ordination|power|grip|vision|eyesight|hearing|movements?|"
+         r"range of movement|swelling")
 _EN = re.compile(
     r"\b(?:can|could|may|might|shall) i\b|\bso (?:that )?i can\b|\blet me\b|\blet s\b|"
     r"\bi (?:d|would) like to\b|"
     r"\bi (?:m|am) (?:just |now |only )?going to\b|\bi (?:will|ll|want to|need to|must)\b|"
-    r"\b(?:do|would) you mind if i\b|\bis it (?:ok|okay|alright|all right) if i\b|"
+    r"\bmind if i\b|\b(?:ok|okay|alright|all right|fine) (?:if i|for me to)\b|"
     r"\b(?:allow me|permit me) to\b")
 _SKIP = r"(?:\s+(?!what|which|how|if|whether|when|why|who)\w+){0,3}?"
 _EN_VERB = re.compile(
@@ -182,9 +184,70 @@ def mentions_past(text: str, strict: bool = False) -> bool:
     return bool(_PAST_TEXT.search(normalise(text)))
 
 
+# A question about an ability or an amount ("Can you lie flat?", "Are you passing much
+# water?", "Kann sie noch sprechen?"), or stored text that is itself limited ("hardly any",
+# "nur einzelne Silben"): a "yes" before the answer would say the opposite of it.
+_ABILITY = re.compile(
+    r"^(?:can|could|cannot|can t) (?:you|he|she|they|i)\b|\b(?:are|is) (?:you|he|she) able\b|"
+    r"\b(?:much|well|enough|properly|normally|as usual)\b|"
+    r"^(?:puede|puedes|pueden|podria)\b|\b(?:bien|mucho|suficiente|con normalidad)\b|"
+    r"^(?:pouvez|peux|peut|arrivez|arrive)\b|\b(?:bien|beaucoup|normalement)\b|"
+    r"^(?:kann|kannst|konnen|konnte)\b|\b(?:gut|viel|genug|normal|noch)\b")
+_ABILITY_ZH = ("能", "可以", "正常吗", "好吗", "多吗")
+_LIMITED = re.compile(
+    r"\b(?:not|no|never|cannot|can t|couldn t|won t|don t|doesn t|isn t|hardly|barely|only|"
+    r"unable|no puede|apenas|solo|nada|ne|pas|plus|nur|kaum|nicht|kein|keine|nie)\b")
+_LIMITED_ZH = ("不", "没", "只", "无法")
+
+
+# "Did you hurt your chest?" asks about an injury, not about pain ("hurt" is otherwise a
+# pain word): the word for an injury in each language, added to what the question names.
+_INJURY = re.compile(
+    r"\b(?:did|have|has|had) (?:you|he|she|they) (?:ever )?(?:hurt|injure|injured|bang|banged|"
+    r"bump|bumped|knock|knocked|hit|fall on|fallen on|fell on)\b|"
+    r"\bse (?:ha|habia) (?:hecho dano|golpeado|lesionado)\b|\bse (?:dio|ha dado) un golpe\b|"
+    r"\b(?:vous etes vous|s est il|s est elle|vous vous etes) (?:blesse|cogne)\w*|"
+    r"\b(?:verletzt|gestossen|angeschlagen|gestuerzt|gesturzt)\b")
+_INJURY_ZH = ("受伤", "撞到", "撞伤", "摔伤", "碰伤")
+INJURY_WORD = {"en": "injury", "es": "herida", "fr": "blessure", "de": "verletzung",
+               "zh": "外伤"}
+
+
+# Stored text about an injury, or its absence ("I haven't hurt it", "no recent injury").
+_INJURY_WORDS = (r"injury|injuries|injured|hurt (?:it|myself|himself|herself)|fall|fell|fallen|"
+                 r"bang|banged|knock|knocked|hit|bumped|trauma|golpe|golpeado|herida|heridas|"
+                 r"lesion|blessure|blesse|tombe|chute|verletzung|verletzt|gesturzt|sturz")
+INJURY_TEXT = re.compile(rf"\b(?:{_INJURY_WORDS})\b|受伤|外伤|摔|撞")
+_NO_INJURY = re.compile(
+    r"\b(?:no|not|never|haven t|hasn t|didn t|wasn t|nothing|ningun|ninguna|sin|pas|aucun|"
+    rf"aucune|kein|keine|nicht)\b(?:\W+\w+){{0,6}}?\W+(?:{_INJURY_WORDS})\b")
+_NO_INJURY_ZH = re.compile(r"[没未无不].{0,2}(?:受伤|受过伤|外伤|摔|撞|伤)")
+
+
+def denies_injury(text: str) -> bool:
+    """True if stored text says there was no injury ("no recent injury", "I haven't hurt
+    it", "No me he dado ningún golpe"): a negation shortly before the injury word."""
+    return bool(_NO_INJURY.search(normalise(text)) or _NO_INJURY_ZH.search(text))
+
+
+def asks_injury(question: str) -> bool:
+    """True if the question asks whether something was injured ("Did you hurt your leg?")."""
+    return bool(_INJURY.search(normalise(question))) or any(m in question for m in _INJURY_ZH)
+
+
+def yes_misleads(question: str, text: str) -> bool:
+    """True when a "yes" before `text` would mislead: the question asks about an ability or
+    an amount, or the text itself is limited or negated."""
+    q, t = normalise(question), normalise(text)
+    return bool(_ABILITY.search(q) or _LIMITED.search(t)) or (
+        any(m in question for m in _ABILITY_ZH) or any(m in text for m in _LIMITED_ZH))
+
+
 def table_fingerprint() -> list[object]:
     """Everything that decides these readings, for the reproducibility hash."""
     patterns = [_EN, _EN_VERB, _EN_BARE, _ES, _FR, _DE, _ZH, _EVER, *_PAST.values(), _BEFORE,
-                _PAST_TEXT, _EARLIER_TEXT, DENIAL_TEXT]
+                _PAST_TEXT, _EARLIER_TEXT, DENIAL_TEXT, _ABILITY, _LIMITED, _INJURY, INJURY_TEXT,
+                _NO_INJURY, _NO_INJURY_ZH]
     return [[p.pattern for p in [*patterns, _FIRST_TIME]], sorted(_BEFORE_WITHIN), _PAST_ZH,
-            _EVER_ZH, _PAST_TEXT_ZH, _EARLIER_TEXT_ZH]
+            _EVER_ZH, _PAST_TEXT_ZH, _EARLIER_TEXT_ZH, _ABILITY_ZH, _LIMITED_ZH, _INJURY_ZH,
+            INJURY_WORD]

@@ -54,7 +54,8 @@ try tried trying ask asking talk talking discuss question questions change chang
 exactly precisely specifically roughly approximately usually normally generally
 normal usual ordinary ve ll re home house
 kann muss soll will darf hat hatte war wird wurde ist sind koennen
-make makes made
+make makes made bother bothers bothering bothered point above below
+able manage managing keep keeping enough without own properly
 que de la el los las un una unos unas y o en con por para su sus usted le lo me mi mis se
 al del esto eso esta este
 tiene ha has he hay algo alguna alguno algun ningun nada mas muy tambien cuando como donde

@@ -27,6 +27,7 @@ holds neither. The order of reading a question:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from core.agents import episodes, intents, questions, voice
@@ -41,7 +42,14 @@ from core.case import HISTORY_KINDS, Symptom
 from core.transcript import Role, Turn
 from core.views import PatientView
 
-VERSION = "retrieval-patient/3"
+VERSION = "retrieval-patient/4"
+# A time expression: a number, a unit of time, "ago" (any supported language); "since"
+# alone ("there the whole time since") says no length.
+_TIME = re.compile(
+    r"\d|\b(?:ago|minutes?|hours?|days?|weeks?|months?|years?|yesterday|last night|"
+    r"hace|minutos?|horas?|dias?|semanas?|meses|mes|anos?|ayer|"
+    r"il y a|heures?|jours?|semaines?|mois|ans?|hier|"
+    r"vor|stunden?|tagen?|wochen?|monaten?|jahren?|gestern)\b|[天周月年]|小时|昨")
 _GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results", "tests")
 _PAIN_WORDS = frozenset("pain pains painful hurt hurts hurting ache aches aching sore dolor "
                         "duele douleur douleurs mal schmerz schmerzen weh".split())
@@ -97,6 +105,8 @@ class RetrievalPatient(RecordAnswers):
                 return phrase(self.lang, "no_results")
         past = intents.past_strength(question)
         parts = self._earlier(question, q, past) if past else []
+        if not parts and intents.asks_injury(question):
+            parts = self._injury(question)
         if not parts:
             parts = self._direct(question, q)
         if not parts and not cue_hit(q, self.kind_cues["family"]):
@@ -140,6 +150,8 @@ class RetrievalPatient(RecordAnswers):
         # Facet words ("where", "start") ask about a symptom, they do not name one.
         content = [w for w in questions.content_words(question)
                    if w not in ignore and not self._cue_word(w)]
+        if intents.asks_injury(question):  # "Did you hurt your chest?": an injury
+            content.append(intents.INJURY_WORD.get(lang_key(self.lang)[:2], "injury"))
         q = normalise(question)
         if not found and not content and not ignore and _is_pain(question) and \
                 questions.kind(question, self.lang) == "yesno" and \
@@ -214,12 +226,14 @@ class RetrievalPatient(RecordAnswers):
         facets = self._facets(s, q)
         if facets:
             return facets
-        if s.description:
-            return [voice.attach(self.lang, "yes",
-                                 self._voice(s.description, self.lang))]
-        if s.character:
-            return [voice.attach(self.lang, "yes", voice.sentence(
-                self._voice(s.character, self.lang), self.lang))]
+        told = self._voice(s.description, self.lang) if s.description else \
+            voice.sentence(self._voice(s.character, self.lang), self.lang) if s.character \
+            else ""
+        if intents.yes_misleads(q, told or s.name):
+            # "Can you lie flat?" → the symptom's own words, without a "yes" before them.
+            return [told or voice.sentence(s.name, self.lang)]
+        if told:
+            return [voice.attach(self.lang, "yes", told)]
         return [phrase(self.lang, "yes_name", voice.lower_first(s.name, self.lang),
                        self.about)]
 
@@ -228,12 +242,13 @@ class RetrievalPatient(RecordAnswers):
         return text if self.about else voice.first_person(text, lang)
 
     def _facets(self, s: Symptom, q: str) -> list[str]:
-        out = []
-        for facet in FACETS:
-            value = getattr(s, facet)
-            if value and cue_hit(q, self.cue[facet]):
-                out.append(self._facet(facet, value))
-        return out
+        asked = [f for f in FACETS if getattr(s, f) and cue_hit(q, self.cue[f])]
+        if "duration" in asked and "onset" not in asked and s.onset and \
+                not _TIME.search(normalise(s.duration or "")) and _TIME.search(normalise(s.onset)):
+            # "How long has it been hurting?" when the duration is a pattern ("there all the
+            # time"): when it began says how long.
+            asked.insert(0, "onset")
+        return [self._facet(f, getattr(s, f)) for f in FACETS if f in asked]
 
     def _facet(self, facet: str, value: str) -> str:
         value = self._voice(value, self.lang)
@@ -279,6 +294,20 @@ class RetrievalPatient(RecordAnswers):
             sentences = episodes.sentences(p.history_of_present_illness.strip(), False)
             text = " ".join(sentences[:2])
         return self._voice(text, self.lang) if text else phrase(self.lang, "dont_know")
+
+    def _injury(self, question: str) -> list[str]:
+        """"Did you hurt your back?": a symptom named as an injury, else what the story says
+        about an injury (a denial first: "no recent injury", "I haven't hurt it")."""
+        word = intents.INJURY_WORD.get(lang_key(self.lang)[:2], "injury")
+        named = [s for s in self.named_symptoms(question)
+                 if any(questions.found_in(word, t) for t in symptom_terms(s))]
+        if named:
+            return self._symptom(named[0], normalise(question))
+        told = [sentence for _, answer in self.story for sentence in episodes.sentences(answer)
+                if intents.INJURY_TEXT.search(normalise(sentence))
+                or intents.INJURY_TEXT.search(sentence)]
+        denied = [t for t in told if intents.denies_injury(t)]
+        return (denied or told)[:1]
 
     # -- the symptom under discussion ------------------------------------------------------
     def _about_topic(self, question: str, q: str, turns: Sequence[Turn]) -> list[str]:
@@ -326,7 +355,7 @@ def _is_pain(text: str) -> bool:
 def tables() -> dict[str, object]:
     """What decides this patient's answers, for the reproducibility hash."""
     return {"version": VERSION, "max_parts": MAX_PARTS, "facets": FACETS, "cues": CUES,
-            "phrases": PHRASES, "onset_fits": ONSET_FITS,
+            "phrases": PHRASES, "onset_fits": ONSET_FITS, "time": _TIME.pattern,
             "symptoms": SYMPTOMS, "stopwords": sorted(questions.STOPWORDS),
             "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK,
             "intents": intents.table_fingerprint(), "episodes": episodes.table_fingerprint(),

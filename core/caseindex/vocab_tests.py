@@ -212,7 +212,7 @@ LABS: dict[str, Names] = {
         "de": "hämoglobin", "zh": "血红蛋白"},
     "lab:wbc": {
         "en": "white cell count|white blood cells|white blood cell count|wbc|white count|"
-              "leukocytes|leucocytes",
+              "leukocytes|leucocytes|white blood count|white cells|wcc",
         "es": "leucocitos|glóbulos blancos", "fr": "globules blancs", "de": "leukozyten",
         "zh": "白细胞"},
     "lab:platelets": {"en": "platelets|plt|platelet count", "es": "plaquetas",
@@ -231,6 +231,16 @@ LABS: dict[str, Names] = {
     "lab:ana": {"en": "antinuclear antibodies|antinuclear antibody|ana|ana screen",
                 "es": "anticuerpos antinucleares|ana", "fr": "anticorps antinucléaires|aan",
                 "de": "antinukleäre antikörper|ana", "zh": "抗核抗体"},
+    "lab:achr": {"en": "acetylcholine receptor antibodies|acetylcholine receptor antibody|achr|"
+                       "anti achr|achr antibodies|achr antibody|ach receptor antibodies",
+                 "es": "anticuerpos antirreceptor de acetilcolina|anticuerpos anti rach",
+                 "fr": "anticorps anti récepteurs de l acétylcholine|anticorps anti rach",
+                 "de": "acetylcholinrezeptor antikörper|achr antikörper",
+                 "zh": "乙酰胆碱受体抗体"},
+    "lab:urine_eos": {"en": "urine eosinophils|urinary eosinophils|eosinophiluria|hansel",
+                      "es": "eosinófilos en orina|eosinofiluria",
+                      "fr": "éosinophilurie|éosinophiles urinaires",
+                      "de": "eosinophile im urin|eosinophilurie", "zh": "尿嗜酸性粒细胞"},
     "lab:rf": {"en": "rheumatoid factor|rf", "es": "factor reumatoide", "fr": "facteur rhumatoïde",
                "de": "rheumafaktor", "zh": "类风湿因子"},
     "lab:pth": {"en": "parathyroid hormone|pth", "es": "parathormona|pth",

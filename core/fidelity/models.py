@@ -78,6 +78,16 @@ class AgentFigures(BaseModel):
         return share.rate if share else None
 
 
+class GraderVerdict(BaseModel):
+    """What the LLM grader said about one answer (`core.fidelity.grader`)."""
+
+    checks: dict[str, Check] = Field(default_factory=dict,
+                                     description="One check per property it grades.")
+    raw: str = Field("", description="The model's reply, truncated.")
+    failed: bool = Field(False, description="The call failed or the reply had no verdict.")
+    error: str | None = Field(None, description="Why it failed.")
+
+
 class FidelityReport(BaseModel):
     """Every checked answer of one or more transcripts, and the figures per agent."""
 

@@ -77,8 +77,8 @@ class Record:
         words = set(_tokens(answer))
         said = normalise(answer)
         same = [f for f in self.facts if said and any(normalise(t) == said for t in f.texts)]
-        if same or not words:  # a short answer ("None that I know of."): the same text
-            return same
+        if not words or same and len(words) < 3:
+            return same  # a short answer ("None that I know of."): the same text only
         scored: list[tuple[float, int, Fact]] = []
         for order, fact in enumerate(self.facts):
             best = 0.0
@@ -93,7 +93,9 @@ class Record:
                 best = max(best, share, inside - 0.2)
             if best >= 0.6:
                 scored.append((-best, order, fact))
-        return [f for _, _, f in sorted(scored, key=lambda s: (s[0], s[1]))]
+        # The fact whose text the answer is comes first; others it also tells follow.
+        ranked = [f for _, _, f in sorted(scored, key=lambda s: (s[0], s[1]))]
+        return [*same, *(f for f in ranked if f not in same)]
 
 
 def _tokens(text: str) -> list[str]:

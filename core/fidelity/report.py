@@ -5,11 +5,15 @@ replies to and each examiner answer with the test request, runs the checks of
 `core.fidelity.patient` and `core.fidelity.examiner`, and returns the findings and the
 figures per agent. `check_many` does the same for several transcripts (a run, or several
 runs side by side: agents are told apart by their labels). Nothing is printed or stored.
+`rules_hash()` fingerprints the rules, so stored findings of older rules are recomputed.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
+from functools import lru_cache
+from pathlib import Path
 
 from core.case import Case
 from core.fidelity.examiner import ExaminerReader, check_examiner
@@ -66,3 +70,20 @@ def check_many(pairs: Iterable[tuple[Case, Transcript]]) -> FidelityReport:
             checker = checkers[case.id] = CaseChecker(case)
         findings.extend(checker.findings(transcript))
     return FidelityReport(findings=findings, figures=aggregate(findings))
+
+
+#: The packages whose code decides a finding: the checks, and the offline agents and case
+#: index whose readings of questions and test names the checks share.
+_RULE_PACKAGES = ("fidelity", "agents", "caseindex", "clinical_text")
+
+
+@lru_cache(maxsize=1)
+def rules_hash() -> str:
+    """sha256 of the fidelity rules: the source of the check, agent and case-index modules
+    (a change to any makes stored findings stale; recomputing costs no model call)."""
+    core = Path(__file__).parent.parent
+    digest = hashlib.sha256()
+    for package in _RULE_PACKAGES:
+        for path in sorted((core / package).glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()

@@ -32,7 +32,7 @@ _YES = re.compile(r"^(?:yes|yeah|yep|yup|si|oui|ja|jawohl|genau|claro|absolutely
 _YES_ZH = re.compile(r"^(?:是的|是|有的|有|对|嗯)")
 _UNKNOWN = re.compile(
     r"\b(?:i don t know|i do not know|i dont know|not sure|no idea|i can t say|i cannot say|"
-    r"haven t been told|nobody told me|no one told me|i m not certain|"
+    r"haven t been told(?! to)|nobody told me(?! to)|no one told me(?! to)|i m not certain|"
     r"no lo se|yo no se|no sabria|ni idea|"
     r"je ne sais|je sais pas|aucune idee|"
     r"weiss nicht|weis nicht|keine ahnung|kann ich nicht sagen|kann ich nicht genau sagen)\b")

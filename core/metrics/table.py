@@ -35,7 +35,8 @@ Metric = tuple[Any, dict[str, Any]]  # (value, parsed detail)
 
 
 def doctor_kind(row: dict[str, Any]) -> str:
-    """'human', 'scripted' or 'model' for a consultation row (config already parsed)."""
+    """'human', 'scripted', 'replay' or 'model' for a consultation row (config already
+    parsed)."""
     label = (row.get("doctor") or "").casefold()
     spec = (row.get("config") or {}).get("doctor") if isinstance(row.get("config"), dict) else None
     kind = spec.get("kind") if isinstance(spec, dict) else None
@@ -43,6 +44,8 @@ def doctor_kind(row: dict[str, Any]) -> str:
         return "human"
     if kind == "scripted" or label == "scripted":
         return "scripted"
+    if kind == "replay" or label.startswith("replay:"):
+        return "replay"
     return "model"
 
 

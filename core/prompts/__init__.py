@@ -1,6 +1,7 @@
 """Every prompt in one place: the versioned prompts of the LLM agents and of the LLM-based
-metrics (`metric_texts`: report judge, rating patient, one-step doctor), how a view is
-rendered into a prompt (`render`), and the fingerprints of the model-free agents.
+metrics (`metric_texts`: report judge, rating patient, one-step doctor) and of the fidelity
+grader (`fidelity_texts`), how a view is rendered into a prompt (`render`), and the
+fingerprints of the model-free agents.
 
 Every consultation stores `hashes_for(roles)`: the sha256 of each prompt a model-played role
 uses, and for a role played without a model (retrieval patient or examiner, scripted doctor,
@@ -20,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import metric_texts, texts
+from core.prompts import fidelity_texts, metric_texts, texts
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,8 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("metric-report-judge/v1", metric_texts.REPORT_JUDGE),
         Prompt("metric-patient-rating/v1", metric_texts.PATIENT_RATING),
         Prompt("metric-one-step-doctor/v1", metric_texts.ONE_STEP_DOCTOR),
+        Prompt("fidelity-grader-patient/v1", fidelity_texts.GRADER_PATIENT),
+        Prompt("fidelity-grader-examiner/v1", fidelity_texts.GRADER_EXAMINER),
     )
 }
 # The metric prompts (and the one-step doctor's), by name; the judge's rubric is part of
@@ -63,6 +66,9 @@ PROMPTS: dict[str, Prompt] = {
 REPORT_JUDGE = PROMPTS["metric-report-judge/v1"]
 PATIENT_RATING = PROMPTS["metric-patient-rating/v1"]
 ONE_STEP_DOCTOR = PROMPTS["metric-one-step-doctor/v1"]
+# The fidelity grader's prompts, by the role whose answers they check.
+FIDELITY_GRADER = {"patient": PROMPTS["fidelity-grader-patient/v1"],
+                   "examiner": PROMPTS["fidelity-grader-examiner/v1"]}
 REPORT_RUBRIC = metric_texts.REPORT_RUBRIC
 
 # Which prompts each role uses when played by a model (the current versions).

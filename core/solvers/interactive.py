@@ -2,9 +2,10 @@
 
 Each doctor turn is one question (answered by the patient) or one test request (answered
 by the examiner), until `DIAGNOSIS READY:` or the end of the budget (the last turn is
-announced to the doctor); then, if the configuration asks for it, the doctor's structured
-final report. `consult` is the loop on its own, so a strategy that plays several doctors
-(or wraps one) can reuse it with its own cast.
+announced to the doctor), or until a doctor ends without one (a replay line with no
+diagnosis); then, if the configuration asks for it, the doctor's structured final report.
+`consult` is the loop on its own, so a strategy that plays several doctors (or wraps one)
+can reuse it with its own cast.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 import time
 
 from core.agents.factory import Cast
+from core.agents.base import ENDS
 from core.events import TestRequested
-from core.protocol import parse_doctor_message
+from core.protocol import DoctorAction, parse_doctor_message
 from core.solvers.base import BaseSolver
 from core.solvers.solution import Solution
 from core.solvers.context import SolverContext
-from core.transcript import Role, utc_now
+from core.transcript import EndReason, Role, utc_now
 
 INTERACTIVE = "interactive"
 _KINDS = {"question": "question", "test_request": "test_request", "diagnosis": "diagnosis"}
@@ -43,6 +45,8 @@ async def consult(ctx: SolverContext, cast: Cast) -> Solution:
         if diagnosis is not None:
             solution.diagnosis = diagnosis
             break
+        if solution.end_reason is not None:  # the doctor ended without a diagnosis
+            break
     ctx.record(solution)
     if ctx.config.final_report and solution.diagnosis is not None:
         state = ctx.doctor_state(ctx.doctor_turns)
@@ -62,13 +66,16 @@ async def doctor_turn(ctx: SolverContext, cast: Cast, dt: int,
     started = (utc_now(), time.perf_counter())
     reply = await ctx.guard(cast.doctor.act(state, ctx.delta(index, Role.DOCTOR)))
     action = parse_doctor_message(reply.text)
+    if reply.meta.get(ENDS):  # a replay line without a diagnosis: the doctor just ends
+        action = DoctorAction("diagnosis")
+        solution.end_reason = EndReason.DIAGNOSIS
     ctx.reply_turn(index, Role.DOCTOR, reply, kind=_KINDS[action.kind], started=started,
                    addressee=_ADDRESSEES.get(action.kind), doctor_turn=dt, tests=action.tests,
                    meta={"last_turn": True} if state.is_last else None)
     if action.kind == "diagnosis":
         if reply.report is not None:
             solution.report = reply.report
-        return action.diagnosis or ""
+        return None if solution.end_reason else action.diagnosis or ""
     if action.kind == "test_request":
         await examiner_turn(ctx, cast, dt, action.tests, reply.text)
     else:

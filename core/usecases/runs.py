@@ -83,14 +83,17 @@ def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig
            one_step: bool = False, name: str | None = None, origin: str = "cli",
            run_file: dict[str, Any] | None = None) -> RunSpec:
     """Record a new run (status 'running') and its cases; return it ready to execute.
-    `run_file` (name, text, sha256 of the run file it was made from) is stored with it."""
+    `run_file` (name, text, sha256 of the run file it was made from) is stored with it. A
+    replay doctor's file must have a line for every case; its budget is fitted to it."""
     if not cases:
         raise InputError("no case to run", field="--cases")
     if one_step and not any(c.doctor.kind == "llm" for c in configs):
         raise InputError("one-step mode needs a model doctor", field="--one-step")
+    from core.agents import replay_doctor
     from core.caseio import case_hash
     from core.provenance import run_provenance
 
+    configs = [replay_doctor.fit(c, [case.id for case in cases]) for c in configs]
     _save_new_cases(store, cases)
     limits = dict(model_limits or {})
     provenance = {**run_provenance(configs), "origin": origin}

@@ -84,6 +84,7 @@ class HomeScreen(BedsideScreen):
         # Not in the footer (it is full at 80 columns); the tab hints and help list them.
         Binding("r", "results", "Results", show=False),
         Binding("a", "analysis", "Analysis", show=False),
+        Binding("f", "fidelity", "Fidelity", show=False),
         Binding("s", "new_study", "New study", show=False),
         Binding("1", "tab('cases')", "Cases", show=False),
         Binding("2", "tab('consultations')", "Consultations", show=False),
@@ -125,7 +126,8 @@ class HomeScreen(BedsideScreen):
             with TabPane("Runs", id="runs"):
                 yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: watch this run · w: live runs (start a batch there)"
-                                  " · r: results table"), classes="hint")
+                                  " · r: results table · f: fidelity of this run"),
+                             classes="hint")
             with TabPane("Studies", id="studies"):
                 yield DataTable(id="studies-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: rate this study · s: new study · a: agreement "
@@ -294,6 +296,15 @@ class HomeScreen(BedsideScreen):
         if self.query_one(TabbedContent).active == "studies":
             study = selected_key(self.query_one("#studies-table", DataTable))
         self.bedside.open_analysis(study)
+
+    def action_fidelity(self) -> None:
+        """Open the fidelity figures (of the selected run, on the Runs tab)."""
+        from tui.app.screens.fidelity import FidelityScreen
+
+        run = None
+        if self.query_one(TabbedContent).active == "runs":
+            run = selected_key(self.query_one("#runs-table", DataTable))
+        self.app.push_screen(FidelityScreen(run))
 
     def action_new_study(self) -> None:
         """Open the new-study form."""
