@@ -78,6 +78,8 @@ def _agent(role: str, note: str = "") -> Callable[[str, Params], Any]:
         try:
             return parse_agent(text, role, **params)
         except InputError as err:
+            if err.path is not None:  # a file the agent reads (a replay file): keep its place
+                raise
             raise InputError(err.reason + note, field=f"--{role}") from None
     return parse
 

@@ -68,7 +68,10 @@ class _Sources:
         return DEFAULTS[key]
 
     def error(self, key: str, err: InputError) -> InputError:
-        """`err` re-told for where the value came from."""
+        """`err` re-told for where the value came from (an error inside a file a value
+        names, such as a replay file's line, already says where)."""
+        if err.path is not None:
+            return err
         if self.file is not None and not self.from_cli(key) and key in self.file.values:
             return self.file.error(key, err.reason)
         return InputError(err.reason, field=_option(key))
