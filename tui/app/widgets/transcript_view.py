@@ -24,25 +24,35 @@ ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": 
                "moderator": "bold #d787ff", "system": "bold #a8a8a8"}
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def result_rows(content: str) -> list[tuple[str, str]]:
     """Split an examiner's report into (test, result) rows; [] when it is not line-structured.
 
     Each line `Name: value` becomes a row; indentation (panel → analyte) is kept in the name.
-    A report with fewer than one `name: value` line is not a table.
+    A line with no `:` followed by more indented lines is a panel heading (a row of its own,
+    with no value: "Complete blood count" above its analytes), never the end of the value
+    above it; any other such line continues the previous value. A report with no
+    `name: value` line is not a table.
     """
+    lines = [raw for raw in content.splitlines() if raw.strip()]
     rows: list[tuple[str, str]] = []
-    for raw in content.splitlines():
-        if not raw.strip():
-            continue
+    for i, raw in enumerate(lines):
         name, sep, value = raw.partition(":")
         if not sep or len(name.strip()) > 60:
+            heading = i + 1 < len(lines) and _indent(lines[i + 1]) > _indent(raw) \
+                and len(raw.strip()) <= 60
+            if heading:
+                rows.append((" " * _indent(raw) + raw.strip(" -*•"), ""))
+                continue
             if rows:  # a continuation line of the previous value
                 rows[-1] = (rows[-1][0], f"{rows[-1][1]} {raw.strip()}".strip())
                 continue
             return []
-        indent = len(name) - len(name.lstrip())
-        rows.append((" " * indent + name.strip(" -*•"), value.strip()))
-    return rows
+        rows.append((" " * _indent(name) + name.strip(" -*•"), value.strip()))
+    return rows if any(value for _, value in rows) else []
 
 
 def result_table(content: str) -> Table | None:
@@ -55,7 +65,8 @@ def result_table(content: str) -> Table | None:
     table.add_column("Test", ratio=1, overflow="fold")
     table.add_column("Result", ratio=2, overflow="fold")
     for name, value in rows:
-        table.add_row(literal(name), literal(value))
+        # A panel heading (no value of its own) stands out from the analytes under it.
+        table.add_row(literal(name, "bold") if not value else literal(name), literal(value))
     return table
 
 
