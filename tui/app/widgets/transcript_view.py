@@ -7,7 +7,8 @@ rendered through `tui.app.widgets.literal` (never parsed as markup).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -96,6 +97,13 @@ def render_turn(turn: Turn) -> RenderableType:
     return Group(turn_header(turn), body if body is not None else literal(turn.content))
 
 
+#: Why a consultation ended, in words (the stored reason follows in brackets).
+END_WORDS = {"diagnosis": "a diagnosis was given",
+             "budget": "the turn budget ran out before a diagnosis",
+             "cancelled": "cancelled", "error": "an error stopped it",
+             "not started": "it never started"}
+
+
 @dataclass
 class Outcome:
     """How a consultation ended, as shown below its transcript."""
@@ -106,14 +114,35 @@ class Outcome:
     truth: str | None = None
     status: str | None = None
     error: str | None = None
+    #: The rest of the doctor's answer (a physician's diagnosis form, a model's report).
+    differential: list[str] = field(default_factory=list)
+    rationale: str | None = None
+    treatment: str | None = None
+
+    @classmethod
+    def of(cls, row: Any, truth: str | None) -> Outcome:
+        """The outcome of a stored consultation (a `ConsultationSummary`)."""
+        report = row.report
+        return cls(end_reason=row.end_reason, diagnosis=row.diagnosis, correct=row.correct,
+                   truth=truth, status=row.status, error=row.error,
+                   differential=list(report.differential) if report else [],
+                   rationale=report.rationale if report else None,
+                   treatment=report.treatment_plan if report else None)
+
+
+def _ended(o: Outcome) -> str:
+    reason = o.end_reason or o.status or "in progress"
+    words = END_WORDS.get(reason)
+    return f"{words} ({reason})" if words and words != reason else sanitize(reason)
 
 
 def render_outcome(o: Outcome) -> Text:
-    """The end reason, the diagnosis and the verdict, all literal."""
+    """The end reason, the diagnosis (with the differential, rationale and treatment plan
+    when there are any) and the verdict, all literal."""
     out = Text()
     out.append("Ended: ", style="bold")
-    out.append(sanitize(o.end_reason or o.status or "in progress"))
-    if o.error:
+    out.append(_ended(o))
+    if o.error and o.error != o.end_reason:
         out.append("  (" + sanitize(o.error) + ")", style="italic")
     out.append("\nDiagnosis: ", style="bold")
     out.append(sanitize(o.diagnosis) or "none given")
@@ -123,11 +152,18 @@ def render_outcome(o: Outcome) -> Text:
     out.append("\nVerdict: ", style="bold")
     text, style = verdict_words(o)
     out.append(text, style=style)
+    # The rest of the answer after the verdict, so a small screen shows the verdict first.
+    for label, value in (("Differential", "; ".join(o.differential)),
+                         ("Rationale", o.rationale), ("Treatment plan", o.treatment)):
+        if value and value.strip():
+            out.append(f"\n{label}: ", style="bold")
+            out.append(sanitize(value.strip()))
     return out
 
 
 def verdict_words(o: Outcome) -> tuple[str, str]:
-    """The verdict as the results table scores it, and its style.
+    """The verdict as the results table scores it, and its style ('correct' and 'wrong', the
+    words of every table).
 
     Only finished consultations are scored; among them no diagnosis counts as wrong, and a
     diagnosis no moderator could judge is 'undecided' (counted apart from the accuracy).
@@ -135,7 +171,7 @@ def verdict_words(o: Outcome) -> tuple[str, str]:
     if o.correct is True:
         return "correct", "bold green"
     if o.correct is False:
-        return "incorrect", "bold red"
+        return "wrong", "bold red"
     if o.status in (None, "running"):
         return "in progress", "dim"
     if o.status != "finished":
