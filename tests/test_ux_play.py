@@ -263,3 +263,14 @@ async def test_next_unseen_and_the_case_list_follow_the_languages_read(
         await pilot.press("n")
         await wait_until(pilot, lambda: isinstance(app.screen, PlaySetupScreen))
         assert app.screen.query_one("#setup-languages", Input).value == "en"
+
+
+def test_a_diagnosis_keeps_its_balanced_brackets() -> None:
+    from core.protocol import parse_doctor_message
+
+    said = {"DIAGNOSIS READY: Pneumonia [right lower lobe]": "Pneumonia [right lower lobe]",
+            "DIAGNOSIS READY: AKI (stage 2).": "AKI (stage 2)",
+            "DIAGNOSIS READY: [Gout]": "Gout",  # a wrapping pair goes
+            "DIAGNOSIS READY: **Gout**]": "Gout",  # so does an unmatched one
+            "DIAGNOSIS READY: (a) or (b)": "(a) or (b)"}
+    assert {k: parse_doctor_message(k).diagnosis for k in said} == said
