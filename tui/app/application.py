@@ -277,8 +277,8 @@ class BedsideApp(App[None]):
         from tui.app.live_registry import LiveItem
 
         def plan(job: Job) -> JobControl:
-            doctor = job.config.doctor
-            label = str(doctor.label or doctor.model or "")
+            # display(): the label, the model, or the kind ('scripted' for the offline doctor).
+            label = job.config.doctor.display()
             item = self.live.register(LiveItem(
                 new_id("c-"), job.case.id,
                 label + (" [one-step]" if job.mode == "one_step" else ""), run_id=run_id))

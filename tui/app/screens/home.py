@@ -54,14 +54,20 @@ def _minute(stamp: str | None) -> str:
     return (stamp or "")[:16].replace("T", " ")
 
 
-def _run_cells(run: RunRecord) -> tuple[object, ...]:
-    """A run's cells: name, created, status, planned size, then its counts by status."""
-    from core.records.runs import RunCounts
-    from core.usecases.runs import planned_size
+#: The Runs tab: what each run is (doctors, cases, settings that differ from the defaults)
+#: before how it went; the id (or --name) last.
+RUN_COLUMNS = ("Created", "Doctors", "Cases", "Settings", "Status", "Done", "Failed", "Run")
 
-    n = run.counts or RunCounts()
-    return (run.name, _minute(run.created_at), run.status, planned_size(run), n.consultations,
-            n.finished, n.failed, n.cancelled, n.running, n.other)
+
+def _run_cells(run: RunRecord) -> tuple[object, ...]:
+    """A run's cells (RUN_COLUMNS), from `core.usecases.run_listing.summarize`."""
+    from core.usecases.run_listing import summarize
+
+    s = summarize(run)
+    planned = s.planned if s.planned is not None else s.counts.consultations
+    return (_minute(s.created_at), ", ".join(s.doctors), s.cases,
+            "; ".join(s.settings) or "defaults", s.status,
+            f"{s.counts.finished}/{planned}", s.counts.failed, s.name or s.id)
 
 
 def _percent(value: float | None) -> str:
@@ -257,9 +263,7 @@ class HomeScreen(BedsideScreen):
                       c.tests_ordered, c.cost_usd, _minute(c.started_at)))
               for c in store.list_consultations(include_superseded=True, newest_first=True,
                                                 limit=1000)))
-        fill(self.query_one("#runs-table", DataTable),
-             ("Run", "Created", "Status", "Planned", "Started", "Finished", "Failed",
-              "Cancelled", "Running", "Other"),
+        fill(self.query_one("#runs-table", DataTable), RUN_COLUMNS,
              ((r.id, _run_cells(r)) for r in store.list_runs()))
         fill(self.query_one("#studies-table", DataTable),
              ("Study", "Created", "Assignments", "Done"),
