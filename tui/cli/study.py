@@ -181,7 +181,8 @@ def _print_step(step: Any) -> None:
 
 
 def judge(args: argparse.Namespace) -> int:
-    """Rate every transcript of the study with the model; failures are recorded, not fatal."""
+    """Rate every transcript of the study with the model; failures are recorded, not fatal,
+    but a refused API key stops the run at once (one line, exit 2; see run_judge)."""
     from annotation.judge import run_judge
 
     if args.attempts < 1:
