@@ -242,7 +242,10 @@ def _print_summary(run_id: str, rows: list[dict[str, Any]], as_json: bool) -> No
     from tui.text.results_table import format_table
 
     if as_json:
-        print(json.dumps({"run_id": run_id, "results": rows}, ensure_ascii=False, indent=2))
+        from core.metrics.names import public_row
+
+        print(json.dumps({"run_id": run_id, "results": [public_row(r) for r in rows]},
+                         ensure_ascii=False, indent=2))
     else:
         print(f"run {run_id}  (resume or re-run: bedside run --resume {run_id})")
         print(format_table(rows, "model"))
