@@ -8,7 +8,6 @@ import csv
 import io
 import json
 import re
-from pathlib import Path
 
 import pytest
 
