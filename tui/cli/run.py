@@ -37,7 +37,9 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
 def _agent_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cases", metavar="SPEC",
                    help="comma-separated case ids (wildcards ok), sources, specialties or "
-                   "languages, e.g. 'cardiology,es' or 'card-*'")
+                   "languages; terms of one kind are alternatives (OR), different kinds "
+                   "must all match (AND): 'cardiology,neurology' is either specialty, "
+                   "'pediatrics,es' the Spanish pediatrics cases, 'card-*' ids by wildcard")
     p.add_argument("--limit", type=int, metavar="N", help="run at most N cases")
     p.add_argument("--doctor", action="append", metavar="AGENT",
                    help="scripted (default) or a model string; repeat for several doctors "
