@@ -254,7 +254,8 @@ async def run_judge(store: ReaderStudyStore, study: str, model: str, complete: C
             summary.already += 1
             continue
         try:
-            values, used, raw, error = first.pop(a.consultation_id, None) or await rate(
+            got = first.pop(a.consultation_id) if a.consultation_id in first else None
+            values, used, raw, error = got or await rate(
                 blind_item(store, a, definition.show_truth))
         except CredentialError as err:
             raise CredentialError(f"{err}; stopped at once: {summary.rated} transcripts rated "

@@ -33,7 +33,8 @@ def check_case_text(text: str, path: str) -> list[InputError]:
 
 def _codes(truth: dict[str, Any]) -> list[tuple[tuple[Any, ...], Any]]:
     """(location, code) of every ICD-10 code of the primary and secondary diagnoses."""
-    out = [(("truth", "icd10", i), c) for i, c in enumerate(_list(truth.get("icd10")))]
+    out: list[tuple[tuple[Any, ...], Any]] = [
+        (("truth", "icd10", i), c) for i, c in enumerate(_list(truth.get("icd10")))]
     for j, other in enumerate(_list(truth.get("other_diagnoses"))):
         if isinstance(other, dict):
             out += [(("truth", "other_diagnoses", j, "icd10", i), c)
