@@ -61,7 +61,8 @@ async def test_r_opens_results_with_humans_and_models_side_by_side(tmp_path: Pat
         assert table.row_count == 2
         headers = [str(c.label) for c in table.columns.values()]
         # The names of the JSON keys and the CSV header (issue 16).
-        assert headers[:4] == ["model", "kind", "n", "accuracy"] and "accuracy_ci" in headers
+        assert headers[:6] == ["model", "settings", "kind", "n", "cases", "accuracy"]
+        assert "accuracy_ci" in headers
         # Offline metrics were computed and stored by the worker, on its own connection.
         from db.connection import open_db
 
@@ -139,12 +140,14 @@ async def test_empty_store_says_what_to_do(tmp_path: Path) -> None:
 
 
 def test_row_cells_match_the_cli_columns_and_stay_literal() -> None:
-    row = {"model": "[bold]x[/]", "doctor_kind": "human", "finished": 3, "accuracy": 2 / 3,
-           "ci_low": 0.2, "ci_high": 0.94, "cost_usd": 0.0}
+    row = {"model": "[bold]x[/]", "doctor_kind": "human", "finished": 3, "n": 3, "cases": 2,
+           "accuracy": 2 / 3, "ci_low": 0.2, "ci_high": 0.94, "cost_usd": 0.0,
+           "settings": "max turns 3"}
     cells = row_cells(row, "model")
     assert len(cells) == len(columns("model"))
     assert cells[0].plain == "[bold]x[/]" and cells[0].spans == []
-    assert [c.plain for c in cells[1:5]] == ["human", "3", "66.7%", "20-94%"]
+    assert [c.plain for c in cells[1:7]] == ["max turns 3", "human", "3", "2", "66.7%",
+                                             "20-94%"]
     assert cells[-1].plain == "-"  # no patient ratings: shown as the CLI shows it
 
 

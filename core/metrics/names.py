@@ -27,14 +27,15 @@ ONE_STEP_TAG = " [one-step]"
 # Every field of a results row after the group column, in order (the CSV header, also for
 # an empty table).
 RESULT_FIELDS = (
-    "doctor", "doctor_kind", "mode", "consultations", "finished", "failed", "no_case_record",
-    "n", "correct", "accuracy", "ci_low", "ci_high", "no_diagnosis", "undecided",
+    "doctor", "settings", "doctor_kind", "mode", "consultations", "finished", "failed",
+    "no_case_record", "n", "cases", "correct", "accuracy", "ci_low", "ci_high",
+    "no_diagnosis", "undecided",
     "mean_turns", "mean_tests", "tokens", "cost_usd", "entity_micro_precision",
     "entity_micro_recall", "entity_micro_f1", "entity_macro_f1", *MEAN_METRICS,
     "report_score", "report_n", "report_ci_low", "report_ci_high", "no_report")
 CONSULTATION_FIELDS = (
     "consultation_id", "run_id", "case_id", "source", "specialty", "language", "doctor",
-    "doctor_kind", "mode", "status", "end_reason", "diagnosis", "reached_diagnosis",
+    "settings", "doctor_kind", "mode", "status", "end_reason", "diagnosis", "reached_diagnosis",
     "correct", "case_record", "doctor_turns", "tests_ordered", "tokens", "cost_usd",
     *ALL_METRICS, "reasons")
 
@@ -64,7 +65,11 @@ PUBLIC_NAMES: dict[str, str] = {
 }
 #: What each name means, for the legend under the text tables (`public_name` keys).
 LEGEND: dict[str, str] = {
+    "settings": "what the configuration sets differently from the defaults (as bedside runs "
+                "says); rows never pool different settings",
     "n": "finished consultations scored (imported ones without their case record apart)",
+    "cases": "distinct cases among them (fewer than n: a case played more than once, under "
+             "the same settings, counts once per consultation)",
     "accuracy": "share correct; no diagnosis counts as wrong",
     "accuracy_ci": "Wilson 95 % interval of the accuracy (ci_low, ci_high in JSON/CSV)",
     "no_diagnosis": "finished without a diagnosis (counted wrong)",

@@ -3,10 +3,13 @@ one row per (group, doctor) — `results_rows` — and one row per consultation 
 `consultation_rows`. `db.metrics` queries the rows; the CLI and the app format them.
 
 Rules:
-- rows are grouped by (model | source | specialty | language, doctor): every doctor keeps
-  its own row within a source, specialty or language, so humans and models sit side by
-  side; one-step (upper-bound) consultations are always a row of their own, tagged
-  '[one-step]' and `mode: one_step`;
+- rows are grouped by (model | source | specialty | language, doctor, settings): every
+  doctor keeps its own row within a source, specialty or language, so humans and models sit
+  side by side, and consultations played under different settings (`settings`, the
+  configuration in words, as `bedside runs` names it: 'max turns 3') are never pooled;
+  consultations of the same case under the same settings (several runs) are pooled, and
+  `cases` says how many distinct cases the scored ones are; one-step (upper-bound)
+  consultations are always a row of their own, tagged '[one-step]' and `mode: one_step`;
 - only finished consultations are scored; failed and abandoned ones are counted in
   `failed`; superseded ones (redone on resume) must not be passed in at all;
 - accuracy counts a consultation that never reached a diagnosis as wrong and also counts
@@ -58,14 +61,14 @@ def doctor_label(row: dict[str, Any]) -> str:
 def results_rows(rows: list[dict[str, Any]], metrics: dict[str, dict[str, Metric]],
                  by: str) -> list[dict[str, Any]]:
     """One results row per (group, doctor), sorted; see the module doc for the rules."""
-    groups: dict[tuple[str, str], list[dict[str, Any]]] = defaultdict(list)
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
         group = doctor_label(r) if by == "model" else (r.get(by) or "unknown")
-        groups[(group, doctor_label(r))].append(r)
+        groups[(group, doctor_label(r), r.get("settings") or "")].append(r)
     return [_summarise(by, key, members, metrics) for key, members in sorted(groups.items())]
 
 
-def _summarise(by: str, key: tuple[str, str], members: list[dict[str, Any]],
+def _summarise(by: str, key: tuple[str, str, str], members: list[dict[str, Any]],
                metrics: dict[str, dict[str, Metric]]) -> dict[str, Any]:
     from core.metrics.accuracy import summarise_accuracy
     from core.metrics.entities import aggregate_entities
@@ -79,13 +82,15 @@ def _summarise(by: str, key: tuple[str, str], members: list[dict[str, Any]],
     ent = aggregate_entities([c for m in got if (c := _entity_counts(m))])
     rep = summarise_report_scores(m.get("report_score", (None, {}))[0] for m in got)
     row: dict[str, Any] = {
-        by: key[0], "doctor": key[1], "doctor_kind": doctor_kind(members[0]),
+        by: key[0], "doctor": key[1], "settings": key[2],
+        "doctor_kind": doctor_kind(members[0]),
         "mode": ONE_STEP if is_one_step(members[0]) else "interactive",
         "consultations": len(members), "finished": len(done),
         "failed": sum(r["status"] in ("failed", "abandoned") for r in members),
         "no_case_record": len(apart),
         **{k: acc[k] for k in ("n", "correct", "accuracy", "ci_low", "ci_high",
                                "no_diagnosis", "undecided")},
+        "cases": len({r["case_id"] for r in scored}),
         "mean_turns": _mean(r["doctor_turns"] for r in scored),
         "mean_tests": _mean(r["tests_ordered"] for r in scored),
         "tokens": sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in done),
@@ -152,8 +157,8 @@ def consultation_rows(rows: list[dict[str, Any]],
                "tokens": (r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0),
                "reasons": reasons,
                **{k: r.get(k) for k in ("run_id", "case_id", "source", "specialty", "language",
-                                        "status", "end_reason", "diagnosis", "doctor_turns",
-                                        "tests_ordered", "cost_usd")},
+                                        "settings", "status", "end_reason", "diagnosis",
+                                        "doctor_turns", "tests_ordered", "cost_usd")},
                **{n: m.get(n, (None, {}))[0] for n in ALL_METRICS}}
         if acc_detail.get("reached_diagnosis") is False:
             row["reached_diagnosis"] = False

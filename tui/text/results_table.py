@@ -21,7 +21,7 @@ WIDTH = 120  # the text tables and their legend fit this many columns
 # (field, format) of the text table's blocks, after the group (and doctor) column; the
 # header is the field's public name. The JSON and CSV outputs have every field.
 BLOCKS: list[tuple[str, list[tuple[str, str]]]] = [
-    ("diagnosis", [("n", "d"), ("accuracy", "pct"), ("accuracy_ci", "s"),
+    ("diagnosis", [("n", "d"), ("cases", "d"), ("accuracy", "pct"), ("accuracy_ci", "s"),
                    ("no_diagnosis", "d"), ("undecided", "d"), ("failed", "d"),
                    ("no_case_record", "d"), ("mean_turns", ".1f"), ("mean_tests", ".1f"),
                    ("cost_usd", ".4f"), ("entity_micro_f1", ".2f")]),
@@ -72,6 +72,7 @@ def derived(row: dict[str, Any]) -> dict[str, Any]:
     """A results row with the combined display cells (accuracy interval, report with its
     interval)."""
     out = dict(row)
+    out["settings_cell"] = settings_cell(row.get("settings"))
     if row.get("ci_low") is not None:
         out["accuracy_ci"] = f"{row['ci_low'] * 100:.0f}-{row['ci_high'] * 100:.0f}%"
     if row.get("report_score") is not None:
@@ -81,18 +82,43 @@ def derived(row: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def lead_columns(by: str) -> list[tuple[str, str, str]]:
+def lead_columns(by: str, settings: bool = True) -> list[tuple[str, str, str]]:
     """The columns every block starts with: the group, then the doctor (grouped by model,
-    the group is the doctor)."""
+    the group is the doctor), then the settings (unless `settings` is false: every row has
+    the defaults)."""
     lead = [(by, by, "s")]
     if by != "model":
         lead.append(("doctor", "doctor", "s"))
+    if settings:
+        lead.append(("settings_cell", "settings", "s"))
     return lead
 
 
 def table_columns(by: str) -> list[tuple[str, str, str]]:
     """(field, header, format) of every text column when grouping by `by` (one table)."""
     return [*lead_columns(by), *TEXT_COLUMNS]
+
+
+SETTINGS_WIDTH = 28  # the settings cell of the text table; JSON and CSV have them whole
+
+
+def settings_cell(settings: str | None, width: int | None = None) -> str:
+    """The settings as a cell: 'defaults' when none differ, cut at `width` with '…'."""
+    text = settings or "defaults"
+    return text if width is None or len(text) <= width else text[:width - 1] + "…"
+
+
+def repeats_note(rows: list[dict[str, Any]]) -> list[str]:
+    """A line for each row whose n counts a case more than once (cases < n)."""
+    out = []
+    for r in rows:
+        if r.get("cases") is not None and r.get("n") and r["cases"] < r["n"]:
+            who = " ".join(x for x in (r.get("doctor"), r.get("settings")) if x)
+            out += textwrap.wrap(
+                f"note: {sanitize(who)}: n {r['n']} counts {r['cases']} distinct cases, some "
+                "more than once (several runs with the same settings); each consultation "
+                "counts, they are not independent cases.", WIDTH, subsequent_indent="    ")
+    return out
 
 
 def header_lines(name: str, width: int) -> list[str]:
@@ -189,18 +215,24 @@ def format_table(rows: list[dict[str, Any]], by: str) -> str:
     the legend of the names shown."""
     if not rows:
         return "no finished consultations yet (run `bedside run` first)"
-    shown = [derived(r) for r in rows]
+    shown = [{**derived(r), "settings_cell": settings_cell(r.get("settings"), SETTINGS_WIDTH)}
+             for r in rows]
+    # The settings column only when some row has settings of its own; cases only when
+    # some row counts a case twice.
+    lead = lead_columns(by, settings=any(r.get("settings") for r in rows))
+    repeated = repeats_note(rows)
     lines: list[str] = []
     names: list[str] = []
     for title, cols in BLOCKS:
         present = [(f, fmt) for f, fmt in cols if any(r.get(f) is not None for r in shown)
-                   and (f not in COUNTS_IF_ANY or any(r.get(f) for r in shown))]
+                   and (f not in COUNTS_IF_ANY or any(r.get(f) for r in shown))
+                   and (f != "cases" or repeated)]
         if title != "diagnosis" and not present:
             continue  # nothing scored in this block yet (e.g. no report judged)
-        body, headers = _block(shown, lead_columns(by), present or cols)
+        body, headers = _block(shown, lead, present or cols)
         lines += [*([""] if lines else []), f"-- {title} --", *body]
         names += headers
-    return "\n".join([*lines, "", *legend(names),
+    return "\n".join([*lines, "", *legend(names), *repeated,
                       *textwrap.wrap(FOOTNOTE, WIDTH)])
 
 

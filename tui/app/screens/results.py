@@ -59,8 +59,9 @@ def row_cells(row: dict[str, Any], by: str) -> list[Text]:
 
 def members(row: dict[str, Any], by: str,
             consultations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The consultations behind one results row."""
+    """The consultations behind one results row (same doctor, group and settings)."""
     return [c for c in consultations if c["doctor"] == row["doctor"]
+            and (c.get("settings") or "") == (row.get("settings") or "")
             and (by == "model" or (c.get(by) or "unknown") == row[by])]
 
 
