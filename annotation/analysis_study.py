@@ -43,14 +43,20 @@ class StudyReport(BaseModel):
 
 def choose_judge(store: StudyStore, study_id: str, judge: str | None,
                  rated: set[str]) -> tuple[str | None, str | None]:
-    """(judge, reason when there is none): the named judge, else the study's only LLM judge."""
+    """(judge, reason when there is none): the named judge, else the study's only LLM judge.
+    Only an LLM judge can be named: a human rater is one of the humans it is compared with."""
+    judges = [r.name for r in store.study_raters(study_id) if r.kind == "judge"]
+    judges = [j for j in judges if j in rated]
     if judge is not None:
         if judge not in rated:
             raise InputError(f"the judge '{judge}' has no ratings in this study",
                              field="--judge")
+        if judge not in judges:
+            which = (f"this study's: {', '.join(judges)}" if judges
+                     else "this study has none yet: bedside judge makes one")
+            raise InputError(f"'{judge}' is a human rater; --judge names an LLM judge "
+                             f"({which})", field="--judge")
         return judge, None
-    judges = [r.name for r in store.study_raters(study_id) if r.kind == "judge"]
-    judges = [j for j in judges if j in rated]
     if len(judges) == 1:
         return judges[0], None
     if not judges:
@@ -70,6 +76,8 @@ def study_report(store: ReaderStudyStore, study: str, *, judge: str | None = Non
     if not rows:
         raise InputError(f"study '{record.name}' has no ratings yet", field="study")
     judge, judge_reason = choose_judge(store, record.id, judge, {r.rater for r in rows})
+    # The humans are the human raters: another LLM judge is never counted among them.
+    rows = [r for r in rows if r.rater_kind == "human" or r.rater == judge]
     reports = []
     for level, kind in (("ordinal", "scale"), ("nominal", "choice")):
         items = {i.id: i for i in rubric.items if i.kind == kind}

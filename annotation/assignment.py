@@ -50,6 +50,11 @@ def select_consultations(store: StudyStore, sel: Selection, seed: int = 0) -> li
               and _matches(c.run_id, sel.runs) and _matches(c.id, sel.consultations)]
     if not chosen:
         raise InputError("matches no finished transcript in the database", field="select")
+    if sel.sample is not None and sel.sample > len(chosen):
+        # Never silently fewer than asked: the study would not be the one described.
+        raise InputError(f"sample {sel.sample} is more than the {len(chosen)} finished "
+                         "transcripts the selection matches; lower it or widen the selection",
+                         field="select.sample")
     if sel.sample is not None and sel.sample < len(chosen):
         chosen = sorted(random.Random(f"sample:{seed}").sample(chosen, sel.sample))
     return chosen

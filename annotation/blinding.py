@@ -112,13 +112,22 @@ def case_reference(case: Case, show_truth: bool = False) -> CaseReference:
 def blind_item(store: StudyStore, assignment: AssignmentRecord,
                show_truth: bool = False) -> BlindItem:
     """Build the blinded view of one assignment from the store."""
-    transcript = store.study_transcript(assignment.consultation_id)
+    return blind_consultation(store, assignment.consultation_id, show_truth,
+                              assignment_id=assignment.id, position=assignment.position,
+                              calibration=assignment.calibration)
+
+
+def blind_consultation(store: StudyStore, consultation_id: str, show_truth: bool = False, *,
+                       assignment_id: str = "", position: int = 0,
+                       calibration: bool = False) -> BlindItem:
+    """The blinded view of one of the study's transcripts, also before anyone is assigned
+    it (the judge's first call is made before it writes anything)."""
+    transcript = store.study_transcript(consultation_id)
     case = store.study_case(transcript.case_id)
     reference = (case_reference(case, show_truth)
                  if case is not None and not case.placeholder else None)
-    return BlindItem(assignment_id=assignment.id, position=assignment.position,
-                     calibration=assignment.calibration, turns=blind_turns(transcript),
-                     reference=reference)
+    return BlindItem(assignment_id=assignment_id, position=position, calibration=calibration,
+                     turns=blind_turns(transcript), reference=reference)
 
 
 def rating_units(rubric: Rubric, turns: list[BlindTurn]) -> list[tuple[RubricItem, int]]:

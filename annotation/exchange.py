@@ -44,6 +44,8 @@ REQUIRED = ("study", "consultation", "item", "unit", "rater", "rater_kind", "val
             "comment", "created_at", "updated_at")
 COLUMNS = (*REQUIRED, "status", "skip_reason", "judge_model", "judge_params",
            "judge_prompt_hash")
+#: The helper columns of an assignment sheet (`annotation.sheet`): read and ignored.
+IGNORED = ("transcript", "question", "answers", "required")
 _UNIT = re.compile(r"^(transcript|turn:\d+)$")
 NO_REASON = "(skipped; no reason given)"
 
@@ -173,7 +175,7 @@ def _read_csv(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     reader = csv.DictReader(io.StringIO(text))
     header = [h.strip() for h in reader.fieldnames or []]
     missing = [c for c in REQUIRED if c not in header]
-    unknown = [c for c in header if c not in COLUMNS]
+    unknown = [c for c in header if c not in COLUMNS and c not in IGNORED]
     if missing or unknown:
         what = f"missing column '{missing[0]}'" if missing else f"unknown column '{unknown[0]}'"
         raise InputError(f"{what}; the header is {','.join(REQUIRED)} (then optionally "
@@ -183,7 +185,8 @@ def _read_csv(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     for r in reader:
         if None in r:
             raise InputError("more cells than columns", path=str(path), line=start)
-        out.append((start, {k: (v if v != "" else None) for k, v in r.items()}))
+        out.append((start, {k: (v if v != "" else None) for k, v in r.items()
+                            if k not in IGNORED}))
         start = reader.line_num + 1  # a quoted cell may span lines: report the first one
     return out
 
@@ -264,6 +267,7 @@ class _Checker:
     def check(self, line: int, row: ExchangeRow) -> _Checked:
         """Check one row; InputError (with the field) when it does not fit the database."""
         st = self.study(row.study)
+        row = self._sheet_row(st, row)
         if row.consultation not in st.members:
             raise InputError(f"'{row.consultation}' is not in study '{row.study}'",
                              field="consultation")
@@ -278,6 +282,21 @@ class _Checker:
                                  "'skipped', unit 'transcript', no value)", field="item")
             return _Checked(line, row, st, None)
         return _Checked(line, row, st, self._value(st, row))
+
+    def _sheet_row(self, st: _Study, row: ExchangeRow) -> ExchangeRow:
+        """A row of an assignment sheet names the rater's assignment ('as-…') instead of
+        the transcript (blinding); the row as if it named the transcript."""
+        if row.consultation in st.members or not row.consultation.startswith("as-"):
+            return row
+        try:
+            a = self.store.get_assignment(row.consultation)
+        except BedsideError:
+            return row  # refused below as not in the study
+        rater = self.store.find_rater(row.rater)
+        if a.study_id != st.id or rater is None or a.rater_id != rater.id:
+            raise InputError(f"assignment '{row.consultation}' is not {row.rater}'s in "
+                             f"study '{row.study}'", field="consultation")
+        return row.model_copy(update={"consultation": a.consultation_id})
 
     def _value(self, st: _Study, row: ExchangeRow) -> str | None:
         item = st.rubric.item(str(row.item))

@@ -12,6 +12,11 @@ the same settings resumes where the last run stopped. Models are reached only th
 `Complete` callable the caller injects (the CLI wires `core/llm.py`); this module never
 imports a model library. `run_judge` is the use case behind `bedside judge`; it reads and
 writes through the `ReaderStudyStore` port, each call and each answer committed at once.
+
+A key the provider refuses (`core.errors.CredentialError`) stops the run at once: every
+further call would fail the same way. A new judge's first call is made before anything is
+written, so a bad key leaves the study as it was (no judge rater, no assignments, no
+failed calls); a key refused later keeps what was rated before it.
 """
 
 from __future__ import annotations
@@ -26,10 +31,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, ValidationError
 
 from annotation.assignment import load_definition
-from annotation.blinding import BlindItem, blind_item, rating_units
+from annotation.blinding import BlindItem, blind_consultation, blind_item, rating_units
 from annotation.rubric import Rubric
 from annotation.study import StudyDefinition
-from core.errors import BedsideError
+from core.errors import BedsideError, CredentialError
 from core.ports.studies import ReaderStudyStore, StudyStore
 from core.records.studies import PENDING, JudgeCall, RaterRecord, Unit
 
@@ -185,6 +190,8 @@ async def _rate_one(complete: Complete, messages: list[dict[str, str]], params: 
     for attempt in range(1, attempts + 1):
         try:
             raw = await complete(list(messages), **params)
+        except CredentialError:
+            raise  # every call would fail alike: the run stops (run_judge)
         except BedsideError as err:
             return None, attempt, raw, str(err)  # the model layer already retried
         try:
@@ -214,23 +221,46 @@ async def run_judge(store: ReaderStudyStore, study: str, model: str, complete: C
                     on_step: Callable[[JudgeStep], None] | None = None) -> JudgeSummary:
     """Rate every transcript of a study not yet rated by this judge; resumable.
 
-    `on_step` is called after each transcript (the CLI prints a progress line).
+    `on_step` is called after each transcript (the CLI prints a progress line). Raises
+    CredentialError when the provider refuses the key (see the module docstring).
     """
     record = store.get_study(study)
     definition = load_definition(record)
     rubric, params = definition.effective_rubric(), params or {}
+    system = {"role": "system", "content": system_prompt(definition)}
+
+    async def rate(item: BlindItem) -> tuple[dict[Unit, str] | None, int, str, str]:
+        messages = [system, {"role": "user", "content": user_prompt(item, rubric)}]
+        return await _rate_one(complete, messages, params, rubric, item, attempts)
+
+    # A judge new to this study: its first call before anything is written (a refused key
+    # changes nothing).
+    first: dict[str, tuple[dict[Unit, str] | None, int, str, str]] = {}
+    known = store.find_rater(judge_name(model, params, prompt_hash(definition)))
+    if known is None or not store.assignments(record.id, known.id):
+        cids = store.study_consultations(record.id)
+        if cids:
+            try:
+                first[cids[0]] = await rate(blind_consultation(store, cids[0],
+                                                               definition.show_truth))
+            except CredentialError as err:
+                raise CredentialError(f"{err}; stopped at once, nothing was written to "
+                                      f"study '{record.name}'") from None
     rater, phash = _judge_rater(store, record.id, definition, model, params)
     summary = JudgeSummary(rater.name)
-    system = {"role": "system", "content": system_prompt(definition)}
     todo = store.assignments(record.id, rater.id)
     for n, a in enumerate(todo, 1):
         if a.status != PENDING:
             summary.already += 1
             continue
-        item = blind_item(store, a, definition.show_truth)
-        messages = [system, {"role": "user", "content": user_prompt(item, rubric)}]
-        values, used, raw, error = await _rate_one(complete, messages, params, rubric, item,
-                                                   attempts)
+        try:
+            got = first.pop(a.consultation_id) if a.consultation_id in first else None
+            values, used, raw, error = got or await rate(
+                blind_item(store, a, definition.show_truth))
+        except CredentialError as err:
+            raise CredentialError(f"{err}; stopped at once: {summary.rated} transcripts rated "
+                                  f"before it are kept, {len(todo) - n + 1} left for the "
+                                  "next run") from None
         status: Literal["ok", "failed"] = "ok" if values is not None else "failed"
         store.record_judge_call(JudgeCall(
             study_id=record.id, rater_id=rater.id, consultation_id=a.consultation_id,

@@ -31,6 +31,9 @@ class RubricItem(StrictModel):
 
     id: str = Field(pattern=r"^[a-z][a-z0-9_]*$", description="Stable id, e.g. 'empathy'.")
     label: str = Field(description="The question as the rater reads it.")
+    short: str | None = Field(None, description="Per-turn items: a few words for the "
+                              "one-line form under each turn ('Relevant?'); the label if "
+                              "omitted.")
     kind: ItemKind = Field(description="'scale' (integers), 'choice' (options) or 'text'.")
     unit: ItemUnit = Field("transcript", description="Rated per transcript or per turn.")
     roles: list[Literal["doctor", "patient", "examiner"]] = Field(
@@ -61,7 +64,7 @@ class RubricItem(StrictModel):
         ignored = {"scale": ("options",), "choice": ("min", "max", "anchors"),
                    "text": ("min", "max", "anchors", "options")}[self.kind]
         if self.unit == "transcript":
-            ignored += ("roles", "turn_kinds")
+            ignored += ("roles", "turn_kinds", "short")
         defaults = {"min": 1, "max": 10}
         given = [k for k in ignored
                  if (getattr(self, k) != defaults[k] if k in defaults else bool(getattr(self, k)))]

@@ -28,6 +28,23 @@ class OpenItem(BaseModel):
     answers: Answers = Field(description="The answers to show, by unit.")
 
 
+def match_rater(raters: list[str], typed: str) -> str | None:
+    """The study's spelling of the rater `typed` names: exactly, else ignoring case and
+    surrounding spaces ("Alice " finds "alice"); None when it names none of them."""
+    typed = typed.strip()
+    if typed in raters:
+        return typed
+    found = [r for r in raters if r.casefold() == typed.casefold()]
+    return found[0] if len(found) == 1 else None
+
+
+def study_raters(store: ReaderStudyStore, study: str) -> tuple[str, list[str]]:
+    """(study name, its raters) for the prompt that asks who is rating, before a session
+    opens (the session itself never holds the other raters); NotFoundError for no study."""
+    record = store.get_study(study)
+    return record.name, list(load_definition(record).raters)
+
+
 class RatingSession:
     """One rater working through their assignments of one study."""
 
@@ -36,10 +53,14 @@ class RatingSession:
         not one of the study's; NotFoundError when the study does not exist)."""
         record = store.get_study(study)
         definition = load_definition(record)
-        if rater not in definition.raters:
+        name = match_rater(definition.raters, rater)
+        if name is None:
             # Blinding: never list the other raters.
             raise InputError(f"rater '{rater}' is not in study '{record.name}'; ask the "
                              "study owner", field="rater")
+        rater = name
+        #: The rater's name as the study spells it (typed in any case).
+        self.rater_name = name
         self.store = store
         #: The study as the rater may know it (never the selection or the other raters).
         self.view: RaterView = rater_view(definition)

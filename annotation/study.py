@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import Field, ValidationError, model_validator
+from pydantic import Field, ValidationError, ValidationInfo, field_validator
 
 from annotation.rubric import Rubric, RubricItem, StrictModel
 from annotation.rubric_default import default_rubric
@@ -52,13 +52,24 @@ class StudyDefinition(StrictModel):
     select: Selection = Field(default_factory=Selection, description="Transcript selection.")
     rubric: Rubric | None = Field(None, description="The rubric; the default one if omitted.")
 
-    @model_validator(mode="after")
-    def _enough_raters(self) -> StudyDefinition:
-        if len(set(self.raters)) != len(self.raters):
-            raise ValueError("rater names must be unique")
-        if self.overlap > len(self.raters):
-            raise ValueError(f"overlap {self.overlap} needs at least {self.overlap} raters")
-        return self
+    # Field validators, not a model validator: an error then names its field, so the file's
+    # line can be found (`raters` is validated before `overlap`).
+    @field_validator("raters")
+    @classmethod
+    def _unique_raters(cls, raters: list[str]) -> list[str]:
+        folded = [r.strip().casefold() for r in raters]
+        if len(set(folded)) != len(folded):
+            raise ValueError("rater names must be unique (upper and lower case count as one "
+                             "name: raters type their name in any case)")
+        return raters
+
+    @field_validator("overlap")
+    @classmethod
+    def _enough_raters(cls, overlap: int, info: ValidationInfo) -> int:
+        raters = info.data.get("raters")
+        if raters is not None and overlap > len(raters):
+            raise ValueError(f"overlap {overlap} needs at least {overlap} raters")
+        return overlap
 
     def effective_rubric(self) -> Rubric:
         """The study's rubric, or the default one."""

@@ -177,12 +177,37 @@ def validate_case_errors(text: str, path: str) -> list[InputError]:
         return [InputError("expected a mapping of case fields", path=path, line=1)]
     problems = _duplicate_keys(node)
     try:
-        case = Case.model_validate(data)
+        case: Case | None = Case.model_validate(data)
     except ValidationError as err:
         problems.extend(_validation_problems(err, node))
-    else:
+        case = _salvage(data, err)
+    if case is not None:  # the checks that need a whole case, also past schema problems
         problems.extend(inquiry_problems(case, node))
     return _with_path(problems, path)
+
+
+def _salvage(data: dict[str, Any], err: ValidationError) -> Case | None:
+    """The case without the optional top-level fields that failed validation, so the
+    checks that need a whole case still run and every problem is reported at once; None
+    when a required field failed."""
+    bad = {e["loc"][0] for e in err.errors() if e["loc"]}
+    if any(Case.model_fields[f].is_required() for f in bad if f in Case.model_fields):
+        return None
+    try:
+        return Case.model_validate({k: v for k, v in data.items() if k not in bad})
+    except ValidationError:
+        return None
+
+
+def case_document(text: str) -> tuple[yaml.Node | None, Any]:
+    """(node tree, data) of a case file's text; yaml.YAMLError when it is not YAML/JSON.
+    For checks beyond the schema (`core.usecases.case_checks`), with `node_line`."""
+    return _load(text)
+
+
+def node_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
+    """The 1-based line of the deepest part of `loc` found in a case file's node tree."""
+    return _line(_node_at(node, loc)[0])
 
 
 def load_case_file(path: Path) -> Case:

@@ -43,6 +43,13 @@ class ModelError(BedsideError):
     title = "Model error"
 
 
+class CredentialError(ModelError):
+    """The provider refused the API key (missing, wrong, revoked, or not allowed this model):
+    every further call would fail the same way, so callers stop at the first one."""
+
+    title = "API key refused"
+
+
 class RecordError(BedsideError):
     """A sink (usually the store) could not record an event; the consultation fails with
     this reason rather than going on unrecorded."""

@@ -28,7 +28,7 @@ from typing import Any
 
 from core.agents.base import DeltaFn, Reply, no_delta
 from core.config import AgentSpec
-from core.errors import ModelError
+from core.errors import CredentialError, ModelError
 from core.transcript import Usage
 
 _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
@@ -123,6 +123,12 @@ def _retryable(err: BaseException) -> bool:
     return not (isinstance(status, int) and status in _FATAL_STATUS)
 
 
+def _credential(err: BaseException) -> bool:
+    """Whether the provider refused the key (401/403, or litellm's error types for it)."""
+    return getattr(err, "status_code", None) in (401, 403) or type(err).__name__ in (
+        "AuthenticationError", "PermissionDeniedError")
+
+
 class LLMClient:
     """Calls models. One client may serve many consultations concurrently."""
 
@@ -168,6 +174,7 @@ class LLMClient:
         lib = await load_litellm_async()
         errors: list[str] = []
         started = time.perf_counter()
+        credential = False
         for attempt in range(spec.retries + 1):
             try:
                 async with asyncio.timeout(spec.timeout):
@@ -178,6 +185,7 @@ class LLMClient:
                 if isinstance(err, TimeoutError):
                     err = TimeoutError(f"no reply within {spec.timeout:g} s")
                 errors.append(_reason(err))
+                credential = _credential(err)
                 if attempt >= spec.retries or not _retryable(err):
                     break
                 await asyncio.sleep(spec.backoff * self.backoff_scale * 2 ** attempt)
@@ -186,7 +194,8 @@ class LLMClient:
                          raw_request=raw_request(spec, messages), raw_response=got.raw_response,
                          meta={"attempts": attempt + 1, "errors": errors,
                                "call_ms": round((time.perf_counter() - started) * 1000, 1)})
-        raise ModelError(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
+        error = CredentialError if credential else ModelError
+        raise error(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
 
     async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, str]],
                     on_delta: DeltaFn) -> Attempt:

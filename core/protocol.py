@@ -69,9 +69,43 @@ class DoctorAction:
     diagnosis: str | None = None
 
 
+_PAIRS_OF = {")": "(", "]": "[", "}": "{", ">": "<"}
+_BARE = "".join(c for c in _TRIM if c not in "()[]{}<>")
+
+
+def _trim_brackets(line: str) -> str:
+    """Strip wrapping and unmatched brackets at either end, keep balanced ones: "[Gout]" →
+    "Gout", "Pneumonia [right lower lobe]" and "AKI (stage 2)" stay whole."""
+    while True:
+        line = line.strip(_BARE)
+        if len(line) >= 2 and _PAIRS_OF.get(line[-1]) == line[0] \
+                and _balanced(line[1:-1], line[0], line[-1]):
+            line = line[1:-1]
+        elif line and line[-1] in _PAIRS_OF \
+                and line.count(_PAIRS_OF[line[-1]]) < line.count(line[-1]):
+            line = line[:-1]
+        elif line and line[0] in _PAIRS_OF.values():
+            close = next(c for c, o in _PAIRS_OF.items() if o == line[0])
+            if line.count(close) >= line.count(line[0]):
+                return line
+            line = line[1:]
+        else:
+            return line
+
+
+def _balanced(inner: str, opener: str, closer: str) -> bool:
+    """Whether `inner` never closes more than it opened (so the outer pair wraps it all)."""
+    depth = 0
+    for ch in inner:
+        depth += (ch == opener) - (ch == closer)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
 def _first_line(text: str) -> str:
     line = text.strip().splitlines()[0] if text.strip() else ""
-    return line.strip(_TRIM)
+    return _trim_brackets(line)
 
 
 def _protect(body: str) -> tuple[str, list[str]]:

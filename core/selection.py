@@ -64,7 +64,9 @@ def select_cases(cases: list[Case], spec: str | None = None,
         chosen = [c for c in runnable
                   if all(_matches(c, kind, ts) for kind, ts in by_kind.items())]
         if not chosen:
-            raise InputError(f"no case matches all of {terms}", field="--cases")
+            kinds = " and ".join(f"{kind} {' or '.join(ts)}" for kind, ts in by_kind.items())
+            raise InputError(f"no case matches {kinds} (terms of one kind are alternatives; "
+                             "different kinds must all match)", field="--cases")
     if not chosen and cases:
         raise InputError(f"all {len(cases)} cases are {_PLACEHOLDER_NOTE}", field="--cases")
     return chosen[:limit] if limit else chosen

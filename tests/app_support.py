@@ -51,6 +51,21 @@ def painted_text(app: Any) -> str:
     return html.unescape(" ".join(re.findall(r">([^<]*)</text>", svg))).replace("\xa0", " ")
 
 
+def screen_lines(app: Any) -> list[str]:
+    """The painted screen as lines of text (from the screenshot SVG)."""
+    import html
+    import re
+    from collections import defaultdict
+
+    svg = app.export_screenshot()
+    rows: dict[float, list[tuple[float, str]]] = defaultdict(list)
+    for m in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>',
+                         svg):
+        text = html.unescape(m.group(3)).replace("\xa0", " ")
+        rows[float(m.group(2))].append((float(m.group(1)), text))
+    return ["".join(t for _, t in sorted(rows[y])) for y in sorted(rows)]
+
+
 HOSTILE = "Take [bold red]this[/] now \x1b[31mRED\x1b[0m [link=x]y[/link]"
 
 

@@ -5,8 +5,8 @@ HTTP/1.1 keep-alive on an asyncio loop in a background thread; TCP_NODELAY is se
 accepted socket. Replies are scripted per role, detected from the prompt id our system
 prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a queue
 (`server.faults.append("429")`) or a rule (`fault_rule(body, n) -> fault | None`):
-"429", "500", "hang" (no answer for `hang_seconds`), "malformed" (invalid JSON / SSE) and
-"empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
+"429", "500", "401" (a bad API key, as OpenAI words it), "hang" (no answer for
+`hang_seconds`), "malformed" (invalid JSON / SSE) and "empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
 between chunks), so a client can be watched, or cancelled, mid-reply.
 
     with FakeOpenAIServer(latency=0.0) as server:
@@ -184,7 +184,7 @@ class FakeOpenAIServer:
 
     async def _send(self, writer: asyncio.StreamWriter, status: int, ctype: str,
                     payload: bytes) -> None:
-        reason = {200: "OK", 404: "Not Found", 429: "Too Many Requests",
+        reason = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests",
                   500: "Internal Server Error"}.get(status, "OK")
         head = (f"HTTP/1.1 {status} {reason}\r\nContent-Type: {ctype}\r\n"
                 f"Content-Length: {len(payload)}\r\nConnection: keep-alive\r\n\r\n")
@@ -216,6 +216,12 @@ class FakeOpenAIServer:
             await asyncio.sleep(self.latency)
         if fault == "hang":
             await asyncio.sleep(self.hang_seconds)
+        if fault == "401":
+            await self._send_json(writer, 401, {"error": {
+                "message": "Incorrect API key provided: sk-bad***. You can find your API key "
+                "at your provider's dashboard.", "type": "invalid_request_error",
+                "code": "invalid_api_key"}})
+            return
         if fault in ("429", "500"):
             await self._send_json(writer, int(fault), {"error": {
                 "message": "rate limited" if fault == "429" else "server error",
@@ -279,8 +285,12 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description="Local OpenAI-compatible fake server.")
     parser.add_argument("--port", type=int, default=8765, help="0 picks a free port")
     parser.add_argument("--latency", type=float, default=0.0, help="seconds per reply")
+    parser.add_argument("--fault", default=None, help="answer every request with this fault "
+                        "(e.g. 401: a bad API key)")
     args = parser.parse_args(argv)
     server = FakeOpenAIServer(latency=args.latency, port=args.port)
+    if args.fault:
+        server.fault_rule = lambda body, n: args.fault
     server.start()
     print(f"listening on {server.base_url}", flush=True)
     try:

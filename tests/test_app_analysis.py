@@ -268,6 +268,8 @@ async def test_bad_csv_is_a_one_line_notification(tmp_path: Path) -> None:
         app.open_analysis()
         await pilot.pause()
         screen = app.screen
+        # Asked for a numeric level ('auto' would read 'high' as a category: nominal).
+        screen.query_one("#csv-level", Select).value = "ordinal"
         screen.query_one("#csv-path", Input).value = str(bad)
         await pilot.click("#csv-load")
         for _ in range(200):

@@ -8,7 +8,7 @@ import pytest
 from rich.text import Text
 from textual.widgets import DataTable, Select, TabbedContent
 
-from tests.app_support import home_loaded, painted_text, seed, wait_until
+from tests.app_support import home_loaded, painted_text, screen_lines as _screen_lines, seed, wait_until
 from tui.app.application import BedsideApp
 from tui.app.screens.help import HelpScreen
 from tui.app.screens.home import HomeScreen
@@ -119,21 +119,6 @@ async def _painted_footer(pilot, word: str) -> str:
             return bottom
         await pilot.pause(0.05)
     raise AssertionError(f"the footer never showed {word!r}; bottom line: {bottom!r}")
-
-
-def _screen_lines(app: BedsideApp) -> list[str]:
-    """The painted screen as lines of text (from the screenshot SVG)."""
-    import html
-    import re
-    from collections import defaultdict
-
-    svg = app.export_screenshot()
-    rows: dict[float, list[tuple[float, str]]] = defaultdict(list)
-    for m in re.finditer(r'<text class="[^"]*" x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>',
-                         svg):
-        text = html.unescape(m.group(3)).replace("\xa0", " ")
-        rows[float(m.group(2))].append((float(m.group(1)), text))
-    return ["".join(t for _, t in sorted(rows[y])) for y in sorted(rows)]
 
 
 async def test_filters_are_labelled_and_a_tab_focuses_its_table(tmp_path: Path) -> None:

@@ -40,11 +40,15 @@ async def _start(pilot, app: BedsideApp, key: str, name: str = "Dr Who",
     if budget is not None:
         app.screen.query_one("#setup-budget", Input).value = budget
     await pilot.click("#setup-start")
-    await wait_until(pilot, lambda: isinstance(app.screen, PlayScreen) and app.screen.waiting)
+    # (On a one-turn budget the diagnosis form opens at once, above the play screen.)
+    def play() -> PlayScreen | None:
+        return next((s for s in app.screen_stack if isinstance(s, PlayScreen)), None)
+
+    await wait_until(pilot, lambda: play() is not None and play().waiting)
     # Textual's Header sets its title in callbacks queued at mount; a screen left before they
     # ran made them fail (NoMatches: HeaderTitle) on a loaded machine. Let them run first.
-    await wait_until(pilot, lambda: str(app.screen.query_one("HeaderTitle").content).strip())
-    return app.screen  # type: ignore[return-value]
+    await wait_until(pilot, lambda: str(play().query_one("HeaderTitle").content).strip())
+    return play()  # type: ignore[return-value]
 
 
 async def _type(pilot, widget_id: str, text: str) -> None:
@@ -209,7 +213,7 @@ async def test_the_last_name_is_remembered_in_the_settings_file(tmp_path: Path) 
         play = await _start(pilot, app, "p", name="Dr Lee")
         play.leave_now()
     saved = json.loads((tmp_path / "home" / "settings.json").read_text(encoding="utf-8"))
-    assert saved == {"doctor_name": "dr-lee"}
+    assert saved == {"doctor_name": "dr-lee", "doctor_languages": []}
     app = BedsideApp(tmp_path / "b.db")  # a new session offers the name again
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
@@ -245,7 +249,11 @@ async def test_used_up_budget_reveals_no_diagnosis_as_wrong(tmp_path: Path) -> N
     app = BedsideApp(tmp_path / "b.db")
     async with app.run_test(size=(80, 24)) as pilot:
         play = await _start(pilot, app, "p", name="ana", budget="1")
-        assert "(1 left)" in _status(play) and "last turn!" in _status(play)
+        assert "(1 left)" in _status(play) and "last turn" in _status(play)
+        # The last turn opens the diagnosis form; going back and asking uses it up.
+        await wait_until(pilot, lambda: isinstance(app.screen, DiagnosisScreen))
+        await pilot.press("escape")
+        await wait_until(pilot, lambda: app.screen is play)
         await _type(pilot, "ask", "Any fever?")
         await wait_until(pilot, lambda: play.finished)
         row = app.db["consultations"].get(play.consultation_id)

@@ -60,7 +60,9 @@ async def test_r_opens_results_with_humans_and_models_side_by_side(tmp_path: Pat
         table = screen.query_one("#results-table", DataTable)
         assert table.row_count == 2
         headers = [str(c.label) for c in table.columns.values()]
-        assert headers[:4] == ["MODEL", "KIND", "N", "ACC"] and "95% CI" in headers
+        # The names of the JSON keys and the CSV header (issue 16).
+        assert headers[:6] == ["model", "settings", "kind", "n", "cases", "accuracy"]
+        assert "accuracy_ci" in headers
         # Offline metrics were computed and stored by the worker, on its own connection.
         from db.connection import open_db
 
@@ -118,7 +120,7 @@ async def test_grouping_selector_and_key_regroup_the_table(tmp_path: Path) -> No
         assert screen.query_one("#results-by", Select).value == "source"
         assert [r["source"] for r in rows] and all("source" in r for r in rows)
         headers = [str(c.label) for c in screen.query_one(DataTable).columns.values()]
-        assert headers[0] == "SOURCE"
+        assert headers[0] == "source"
         screen.query_one("#results-by", Select).value = "language"
         rows = await _rows(pilot, screen, "language")
         assert rows[0]["language"] == "en"
@@ -138,12 +140,14 @@ async def test_empty_store_says_what_to_do(tmp_path: Path) -> None:
 
 
 def test_row_cells_match_the_cli_columns_and_stay_literal() -> None:
-    row = {"model": "[bold]x[/]", "doctor_kind": "human", "finished": 3, "accuracy": 2 / 3,
-           "ci_low": 0.2, "ci_high": 0.94, "cost_usd": 0.0}
+    row = {"model": "[bold]x[/]", "doctor_kind": "human", "finished": 3, "n": 3, "cases": 2,
+           "accuracy": 2 / 3, "ci_low": 0.2, "ci_high": 0.94, "cost_usd": 0.0,
+           "settings": "max turns 3"}
     cells = row_cells(row, "model")
     assert len(cells) == len(columns("model"))
     assert cells[0].plain == "[bold]x[/]" and cells[0].spans == []
-    assert [c.plain for c in cells[1:5]] == ["human", "3", "66.7%", "20-94%"]
+    assert [c.plain for c in cells[1:7]] == ["max turns 3", "human", "3", "2", "66.7%",
+                                             "20-94%"]
     assert cells[-1].plain == "-"  # no patient ratings: shown as the CLI shows it
 
 
@@ -168,7 +172,7 @@ async def test_a_row_lists_its_consultations_and_their_metrics(tmp_path: Path) -
         await pilot.pause()
         assert [c["consultation_id"] for c in screen.shown] == ["imp-seeded"]
         detail = str(screen.query_one("#results-detail").render())
-        assert "imp-seeded" in detail and "guidance_precision" in detail
+        assert "imp-seeded" in detail and "tests_relevant" in detail
         # report_score was never computed (no `bedside score`): said so, not shown as 0
         assert "report_score" in detail and "not computed" in detail
         # undefined metrics carry their reason

@@ -160,7 +160,7 @@ def test_a_failing_agent_is_recorded_as_failed_not_raised(cases: list[Case]) -> 
     assert isinstance(last, ConsultationFailed) and last.end_reason == EndReason.ERROR
     assert last.reason == "RuntimeError: keyboard fell off"
     assert len(transcript.turns) == 2  # the completed turns survive
-    assert last.doctor_turns == 2
+    assert last.doctor_turns == 1  # the second turn failed: it was never taken
 
 
 def test_human_doctor_without_input_fails_cleanly(cases: list[Case]) -> None:

@@ -99,13 +99,15 @@ def test_a_sweep_is_one_run_and_results_group_by_any_factor(tmp_path: Path, caps
     rows = _results(db, capsys, "max_turns")
     assert [(r["max_turns"], r["doctor"], r["finished"]) for r in rows] == [
         ("2", "scripted", 3), ("30", "scripted", 3)]
-    assert rows[0]["mean_turns"] <= 2 < rows[1]["mean_turns"]
+    assert rows[0]["turns"] <= 2 < rows[1]["turns"]
     both = _results(db, capsys, "max_turns,specialty")
     assert [(r["max_turns"], r["specialty"]) for r in both] == [("2", "cardiology"),
                                                                   ("30", "cardiology")]
     assert main(["results", "--db", str(db), "--by", "max_turns,patient"]) == 0
     text = capsys.readouterr().out
-    assert text.splitlines()[0].split()[:3] == ["MAX_TURNS", "PATIENT", "DOCTOR"]
+    head = text.splitlines()[1:3]  # under '-- diagnosis --', the header split at '_'
+    assert head[0].split()[0] == "max_"
+    assert head[1].split()[:4] == ["turns", "patient", "doctor", "settings"]
 
 
 RUN_FILE = """\

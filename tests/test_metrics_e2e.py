@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from core.metrics.names import public_name
 from tests.fake_openai_server import METRIC_ROLES, FakeOpenAIServer, detect_role
 from tui.cli import main
 
@@ -77,31 +78,32 @@ def test_run_score_results_compute_every_metric(tmp_path: Path,
     # The scripted fake doctor names inferior STEMI for both cases: card-001 right,
     # gi-001 (appendicitis) wrong → 1 of 2, for the interactive and the one-step rows.
     assert (inter["n"], inter["correct"], upper["n"], upper["correct"]) == (2, 1, 2, 1)
-    assert upper["mode"] == "one_step" and upper["info_completeness"] is None
+    assert upper["mode"] == "one_step" and upper["information_gathered"] is None
     # A, B, A, B, A = 4, 3, 4, 3, 4 → mean 3.6 → (3.6 − 1) / 3 × 100 = 86.67
     assert inter["report_score"] == pytest.approx(260 / 3)
-    assert (inter["pr_confidence"], inter["pr_compliance"], inter["pr_consult_again"]) == (
-        8, 9, 7)
-    assert inter["tokens"] > 0 and inter["mean_turns"] == 4
+    assert (inter["patient_confidence"], inter["patient_compliance"],
+            inter["patient_would_return"]) == (8, 9, 7)
+    assert inter["tokens"] > 0 and inter["turns"] == 4
 
     code, out, _ = cli(capsys, "results", "--db", db, "--run", run_id, "--per-consultation",
                        "--json")
     consultations = json.loads(out)
     assert len(consultations) == 4
     for row in consultations:  # every metric: a number, or None with its reason
-        for name in ALL_METRICS:
+        for name in map(public_name, ALL_METRICS):  # under the names users read
             value = row[name]
             assert (value is None and f"{name}: " in row["reasons"]) or value == value
     card = next(r for r in consultations if r["case_id"] == "card-001" and r["mode"] ==
                 "interactive")
-    assert card["correct"] == 1.0 and card["guidance_precision"] == 1.0
-    assert card["inquiry_coverage"] is not None and card["report_score"] is not None
+    assert card["correct"] == 1.0 and card["tests_relevant"] == 1.0
+    assert card["inquiry_steps"] is not None and card["report_score"] is not None
     one = next(r for r in consultations if r["case_id"] == "card-001" and r["mode"] ==
                "one_step")
-    assert one["treatment_logicality"] == pytest.approx(4 / 8)  # aspirin, P2Y12, heparin, PCI
+    assert one["treatment_covered"] == pytest.approx(4 / 8)  # aspirin, P2Y12, heparin, PCI
     # Nobody sat with a one-step doctor: no patient rates it (and no call is made).
-    assert one["pr_confidence"] is None and "no consultation for a patient" in one["reasons"]
-    assert upper["pr_confidence"] is None
+    assert one["patient_confidence"] is None
+    assert "no consultation for a patient" in one["reasons"]
+    assert upper["patient_confidence"] is None
     asked = [b for b in server.requests if detect_role(b) == "rating_patient"]
     assert len(asked) == 2  # the two interactive consultations only
 

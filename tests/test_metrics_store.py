@@ -184,16 +184,16 @@ def test_per_consultation_export(db: Database, tmp_path: Path,
     assert set(rows) == {"m1", "m2", "m3", "h1", "h2"}
     assert rows["m1"]["correct"] == 1.0 and rows["m2"]["correct"] == 0.0
     assert rows["m3"]["reached_diagnosis"] is False and rows["m3"]["correct"] == 0.0
-    assert rows["m1"]["info_completeness"] == pytest.approx(9 / 11)
+    assert rows["m1"]["information_gathered"] == pytest.approx(9 / 11)
     assert "report_score: " not in rows["m1"]["reasons"]  # not computed: no reason stored
-    assert "info_completeness: no doctor turns" in rows["m3"]["reasons"]
+    assert "information_gathered: no doctor turns" in rows["m3"]["reasons"]
     args = _run_cli(tmp_path / "b.db", "--per-consultation", "--csv")
     assert args.func(args) == 0
     table = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
-    assert len(table) == 5 and "treatment_logicality" in table[0]
+    assert len(table) == 5 and "treatment_covered" in table[0]
     args = _run_cli(tmp_path / "b.db", "--per-consultation")
     assert args.func(args) == 0
-    assert "CONSULTATION" in capsys.readouterr().out
+    assert "consultation" in capsys.readouterr().out
 
 
 def _run_cli(db_path: Path, *argv: str) -> argparse.Namespace:
@@ -218,4 +218,4 @@ def test_cli_json_csv_and_text(db: Database, tmp_path: Path,
     args = _run_cli(path)
     assert args.func(args) == 0
     text = capsys.readouterr().out
-    assert "openai/m1" in text and "33.3%" in text and "NO-DX" in text
+    assert "openai/m1" in text and "33.3%" in text and "no_diagnosis" in text

@@ -46,7 +46,8 @@ async def test_next_transcript_opens_at_the_top_with_the_first_question(tmp_path
         box.focus()
         await pilot.pause()
         if size == (80, 24):
-            assert form.scroll_y > 0 and left.scroll_y > 0  # really scrolled away
+            # really scrolled away (the transcript, compact now, may fit as it is)
+            assert form.scroll_y > 0 and (left.scroll_y > 0 or left.max_scroll_y == 0)
         first = screen.item.assignment_id
         await pilot.press("enter")
         await wait_until(pilot, lambda: screen.item and screen.item.assignment_id != first)
@@ -76,8 +77,9 @@ async def test_tab_goes_from_question_to_question(tmp_path, size) -> None:
         assert set(seen) == set(chain)  # every question once, nothing else in between
 
 
-RATING_BAR = [("i", "Help"), ("q", "Quit"), ("⏎", "Save"), ("u", "Undo"), ("s", "Skip"),
-              ("c", "Comment"), ("r", "Record")]
+# How to answer (digits, 0 = 10, Tab) is on the bar; Undo and Record are in the help (i).
+RATING_BAR = [("i", "Help"), ("q", "Quit"), ("⏎", "Save"), ("0-9", "Score, 0=10"),
+              ("Tab", "Next"), ("s", "Skip"), ("c", "Comment")]
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -131,7 +133,8 @@ async def test_page_keys_scroll_the_transcript_from_a_question_of_the_form(tmp_p
     db = seed_db(tmp_path / "s.db")
     make_study(db, tmp_path)
     app = RatingApp(tmp_path / "s.db", "pilot", "alice")
-    async with app.run_test(size=(80, 24)) as pilot:
+    # (Short enough that the seeded transcript, compact at 80x24, needs scrolling.)
+    async with app.run_test(size=(80, 16)) as pilot:
         screen = await _open(pilot, app)
         left, form = screen.query_one("#transcript"), screen.query_one("#form")
         focused = screen.focused

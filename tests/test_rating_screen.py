@@ -149,7 +149,7 @@ async def test_home_screen_entry_asks_the_rater_name(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: not isinstance(app.screen, RatingScreen))
 
 
-async def test_home_screen_entry_with_an_unknown_name_closes(tmp_path: Path) -> None:
+async def test_home_screen_entry_with_an_unknown_name_asks_again(tmp_path: Path) -> None:
     from tui.app.application import BedsideApp
 
     db = seed_db(tmp_path / "s.db")
@@ -159,10 +159,15 @@ async def test_home_screen_entry_with_an_unknown_name_closes(tmp_path: Path) -> 
         await pilot.pause()
         app.open_study(sid)
         await wait_until(pilot, lambda: isinstance(app.screen, AskText) and app.screen.query(Input))
+        first = app.screen
         app.screen.query_one(Input).value = "mallory"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: not isinstance(app.screen, (AskText, RatingScreen)))
+        await wait_until(pilot, lambda: isinstance(app.screen, AskText) and app.screen is not first
+                         and app.screen.query(Input))
+        assert "'mallory' is not a rater of this study" in app.screen._prompt
         assert not any(isinstance(s, RatingScreen) for s in app.screen_stack)
+        await pilot.press("escape")  # Escape gives up
+        await wait_until(pilot, lambda: not isinstance(app.screen, (AskText, RatingScreen)))
 
 
 def test_cli_refuses_an_unknown_rater_without_naming_the_others(tmp_path: Path, capsys) -> None:

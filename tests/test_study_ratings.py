@@ -279,4 +279,5 @@ def test_cli_create_list_export_import(tmp_path: Path, capsys) -> None:
     assert "no study 'nope'" in capsys.readouterr().err
     f.write_text("name: cli2\nraters: [a]\noverlap: 2\n", encoding="utf-8")
     assert main([*base, "study", "create", str(f)]) == 2
-    assert "s.yaml:1: overlap 2 needs" in capsys.readouterr().err
+    # The line of the field at fault (issue 16: study-file errors name their line).
+    assert "s.yaml:3: field 'overlap': overlap 2 needs" in capsys.readouterr().err

@@ -151,6 +151,21 @@ def _sort_key(label: str) -> tuple[int, float, str]:
         return (1, 0.0, label)
 
 
+def guess_level(rows: list[Row]) -> str:
+    """The level of a file read with no level given: ordinal when every value given is a
+    number, else nominal (yes/no, categories)."""
+    for r in rows:
+        if is_missing(r.value):
+            continue
+        try:
+            number = float(r.value)
+        except (TypeError, ValueError):
+            return "nominal"
+        if not math.isfinite(number):
+            return "nominal"
+    return "ordinal"
+
+
 def load_long_csv(path: str | Path, *, level: str | None = None) -> list[Row]:
     """Read a long-format CSV (unit, rater, value[, item][, system]) into rows.
 
@@ -221,7 +236,12 @@ def _read_rows(reader: Any, path: str, level: str | None) -> list[Row]:
             if not cell[col]:
                 raise InputError("is empty", path=path, line=line, field=col)
         if level in NUMERIC_LEVELS and not is_missing(cell["value"]):
-            to_number(cell["value"], path=path, line=line)
+            try:
+                to_number(cell["value"], path=path, line=line)
+            except InputError as err:
+                raise InputError(f"{shown(cell['value'])} is not a number: level {level} "
+                                 "needs numbers; --level nominal takes categories such as "
+                                 "yes/no", path=path, line=line, field="value") from err
         rows.append(Row(unit=cell["unit"], rater=cell["rater"], value=cell["value"],
                         item=cell.get("item", ""), system=cell.get("system") or None, line=line))
     return rows

@@ -226,6 +226,21 @@ def _title(code: str) -> str | None:
         return None
 
 
+_CODE_SHAPE = re.compile(r"^[A-Z][0-9][0-9](\.[0-9]{1,2})?$")
+
+
+def code_problem(code: str) -> str | None:
+    """Why `code` is not a WHO ICD-10 (2019) category or subcategory, or None when it is
+    one: 'I21.1', 'J13'. ICD-10-CM codes with extension characters ('Z99.99X') are not."""
+    text = code.strip()
+    if not _CODE_SHAPE.match(text.upper()):
+        return ("is not an ICD-10 code (a letter and two digits, then optionally '.' and "
+                "one digit, e.g. I21.1)")
+    if who_titles() is not None and _title(text.upper()) is None:
+        return "is not in the WHO ICD-10 (2019)"
+    return None
+
+
 def compatible(pred: str, truth: str) -> bool:
     """Whether a predicted code links to a true one: equal, or the truth is a general code
     of the same category and the answer is at least as specific."""

@@ -5,10 +5,13 @@ one row per (group, doctor) — `results_rows` — and one row per consultation 
 Rules:
 - rows are grouped by one or more keys (model, a case label — source, specialty,
   language — or an experimental factor the caller has put on each consultation row, see
-  `core.factors`) and the doctor: every doctor keeps its own row within a group, so humans
-  and models sit side by side; one-step (upper-bound) consultations are always a row of
-  their own, tagged '[one-step]' and `mode: one_step`; groups are sorted with numbers in
-  numeric order (turn budgets 5, 10, 20);
+  `core.factors`), the doctor and the settings: every doctor keeps its own row within a
+  group, so humans and models sit side by side, and consultations played under different
+  settings (`settings`, the configuration in words, as `bedside runs` names it: 'max turns
+  3') are never pooled; consultations of the same case under the same settings (several
+  runs) are pooled, and `cases` says how many distinct cases the scored ones are; one-step
+  (upper-bound) consultations are always a row of their own, tagged '[one-step]' and
+  `mode: one_step`; groups are sorted with numbers in numeric order (turn budgets 5, 10, 20);
 - only finished consultations are scored; failed and abandoned ones are counted in
   `failed`; superseded ones (redone on resume) must not be passed in at all;
 - accuracy counts a consultation that never reached a diagnosis as wrong and also counts
@@ -60,7 +63,7 @@ def doctor_label(row: dict[str, Any]) -> str:
     return label + ONE_STEP_TAG if is_one_step(row) else label
 
 
-Group = tuple[tuple[str, ...], str]  # (the group keys' values, the doctor)
+Group = tuple[tuple[str, ...], str, str]  # (the group keys' values, the doctor, settings)
 
 
 def group_of(r: dict[str, Any], keys: tuple[str, ...]) -> tuple[str, ...]:
@@ -79,8 +82,8 @@ def natural(value: str) -> tuple[int, float, str]:
 
 
 def _order(item: tuple[Group, Any]) -> tuple[Any, ...]:
-    (values, doctor), _ = item
-    return (*(natural(v) for v in values), doctor)
+    (values, doctor, settings), _ = item
+    return (*(natural(v) for v in values), doctor, settings)
 
 
 def results_rows(rows: list[dict[str, Any]], metrics: dict[str, dict[str, Metric]],
@@ -89,7 +92,7 @@ def results_rows(rows: list[dict[str, Any]], metrics: dict[str, dict[str, Metric
     keys = group_keys(by)
     groups: dict[Group, list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        groups[(group_of(r, keys), doctor_label(r))].append(r)
+        groups[(group_of(r, keys), doctor_label(r), r.get("settings") or "")].append(r)
     return [_summarise(keys, key, members, metrics)
             for key, members in sorted(groups.items(), key=_order)]
 
@@ -108,7 +111,7 @@ def _summarise(keys: tuple[str, ...], key: Group, members: list[dict[str, Any]],
     ent = aggregate_entities([c for m in got if (c := _entity_counts(m))])
     rep = summarise_report_scores(m.get("report_score", (None, {}))[0] for m in got)
     row: dict[str, Any] = {
-        **dict(zip(keys, key[0], strict=True)), "doctor": key[1],
+        **dict(zip(keys, key[0], strict=True)), "doctor": key[1], "settings": key[2],
         "doctor_kind": doctor_kind(members[0]),
         "mode": ONE_STEP if is_one_step(members[0]) else "interactive",
         "consultations": len(members), "finished": len(done),
@@ -116,6 +119,7 @@ def _summarise(keys: tuple[str, ...], key: Group, members: list[dict[str, Any]],
         "no_case_record": len(apart),
         **{k: acc[k] for k in ("n", "correct", "accuracy", "ci_low", "ci_high",
                                "no_diagnosis", "undecided")},
+        "cases": len({r["case_id"] for r in scored}),
         "mean_turns": _mean(r["doctor_turns"] for r in scored),
         "mean_tests": _mean(r["tests_ordered"] for r in scored),
         "tokens": sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in done),
@@ -182,8 +186,8 @@ def consultation_rows(rows: list[dict[str, Any]],
                "tokens": (r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0),
                "reasons": reasons,
                **{k: r.get(k) for k in ("run_id", "case_id", "source", "specialty", "language",
-                                        "status", "end_reason", "diagnosis", "doctor_turns",
-                                        "tests_ordered", "cost_usd")},
+                                        "settings", "status", "end_reason", "diagnosis",
+                                        "doctor_turns", "tests_ordered", "cost_usd")},
                **{n: m.get(n, (None, {}))[0] for n in ALL_METRICS}}
         if acc_detail.get("reached_diagnosis") is False:
             row["reached_diagnosis"] = False

@@ -120,6 +120,8 @@ class LiveRow(BaseModel):
     doctor_turns: int = Field(0, description="Doctor turns so far.")
     tokens: int = Field(0, description="Prompt plus completion tokens so far.")
     cost_usd: float = Field(0.0, description="Model cost so far.")
+    diagnosis: str | None = Field(None, description="The doctor's diagnosis, once given.")
+    correct: bool | None = Field(None, description="The verdict, once judged.")
 
 
 class CaseImportReport(BaseModel):

@@ -60,11 +60,13 @@ async def doctor_turn(ctx: SolverContext, cast: Cast, dt: int,
                       solution: Solution) -> str | None:
     """One doctor turn and its answer; the diagnosis if the doctor committed to one (a
     report that comes with it, e.g. a physician's diagnosis form, goes to `solution`)."""
-    ctx.doctor_turns = dt
     state = ctx.doctor_state(dt)
     index = ctx.start_turn(Role.DOCTOR, dt)
     started = (utc_now(), time.perf_counter())
     reply = await ctx.guard(cast.doctor.act(state, ctx.delta(index, Role.DOCTOR)))
+    # Counted once taken: a consultation stopped while the doctor was still deciding its
+    # first turn used no turn (not one).
+    ctx.doctor_turns = dt
     action = parse_doctor_message(reply.text)
     if reply.meta.get(ENDS):  # a replay line without a diagnosis: the doctor just ends
         action = DoctorAction("diagnosis")

@@ -87,22 +87,53 @@ def play_order(case_ids: list[str], physician: str) -> list[str]:
     return order
 
 
+def parse_languages(text: str) -> list[str]:
+    """The languages a physician reads, from "en, fr" (commas or spaces between BCP-47
+    tags); [] for none stated. Raises InputError naming the first tag that is not one."""
+    from core.case import BCP47
+    from core.errors import InputError
+
+    tags: list[str] = []
+    for tag in text.replace(",", " ").split():
+        if not BCP47.match(tag):
+            raise InputError(f"'{tag}' is not a language tag (write e.g. en, fr, de, zh-Hans)",
+                             field="languages")
+        if tag.lower() not in (t.lower() for t in tags):
+            tags.append(tag)
+    return tags
+
+
+def reads(languages: list[str] | tuple[str, ...], tag: str) -> bool:
+    """Whether a physician who reads `languages` reads a case written in `tag`: the primary
+    language subtags are compared ("en" reads "en-GB", "zh" reads "zh-Hans"); a physician
+    who stated no languages reads every case."""
+    if not languages:
+        return True
+    primary = tag.split("-")[0].lower()
+    return any(lang.split("-")[0].lower() == primary for lang in languages)
+
+
 def pick_unseen(cases: list[Case], seen: set[str], filters: dict[str, str],
-                physician: str) -> Case | None:
-    """The next case `physician` has not played that matches every filter, or None.
+                physician: str, languages: list[str] | tuple[str, ...] = ()) -> Case | None:
+    """The next case `physician` has not played that matches every filter and is written in
+    a language they read, or None.
 
     The order is drawn over the whole library, then filtered, so it does not change when
-    the physician changes the filters or plays a case.
+    the physician changes the filters or plays a case. A language chosen in the filters
+    wins over the languages stated (the physician asked for it).
     """
     by_id = {c.id: c for c in cases}
     for case_id in play_order(list(by_id), physician):
         case = by_id[case_id]
-        if case_id not in seen and all(getattr(case, k) == v for k, v in filters.items()):
+        if case_id not in seen and all(getattr(case, k) == v for k, v in filters.items()) \
+                and ("language" in filters or reads(languages, case.language)):
             return case
     return None
 
 
 def next_case(store: RunsStore, cases: list[Case], filters: dict[str, str],
-              physician: str) -> Case | None:
-    """The next case `physician` (played as `human:NAME`) has not played, within filters."""
-    return pick_unseen(cases, store.seen_case_ids(f"human:{physician}"), filters, physician)
+              physician: str, languages: list[str] | tuple[str, ...] = ()) -> Case | None:
+    """The next case `physician` (played as `human:NAME`) has not played, within filters
+    and the languages they read."""
+    return pick_unseen(cases, store.seen_case_ids(f"human:{physician}"), filters, physician,
+                       languages)

@@ -18,6 +18,7 @@ from core.metrics.names import NO_CASE, ONE_STEP
 from core.ports.runs import RunsStore
 from core.metrics.base import Metrics
 from core.records.runs import BaselineRow, ConsultationSummary
+from core.usecases.run_listing import settings_of
 
 # What a consultation row carries besides its own columns: its case's labels.
 _CASE_FIELDS = ("source", "specialty", "language")
@@ -37,6 +38,10 @@ def consultation_rows(store: RunsStore, run_id: str | None = None,
         for name in _CASE_FIELDS:
             row[name] = getattr(label, name) if label is not None else None
         row["placeholder"] = label.placeholder if label is not None else None
+        # The configuration in words, as `bedside runs` names it: rows of the results
+        # table never pool consultations played under different settings.
+        row["settings"] = ", ".join(settings_of(c.config)) if isinstance(c.config, dict) \
+            else ""
         rows.append(row)
     return rows
 
@@ -125,8 +130,10 @@ def baseline(store: RunsStore, humans_only: bool = True) -> list[BaselineRow]:
     for res in results_rows(rows, metrics, "model"):
         if res["mode"] == ONE_STEP or res["finished"] - res["no_case_record"] <= 0:
             continue
+        # A physician who played under other settings (fewer turns) has a line per setting.
+        label = res["doctor"] + (f" ({res['settings']})" if res["settings"] else "")
         out.append(BaselineRow(
-            doctor=res["doctor"], n=res["n"], correct=res["correct"],
+            doctor=label, n=res["n"], correct=res["correct"],
             accuracy=res["accuracy"], ci_low=res["ci_low"], ci_high=res["ci_high"],
             mean_turns=res["mean_turns"], mean_tests=res["mean_tests"],
             mean_minutes=minutes.get(res["doctor"])))

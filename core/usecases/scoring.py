@@ -101,7 +101,8 @@ class ScoreSummary(BaseModel):
     """What `compute_llm` did."""
 
     total: int = Field(0, description="Consultations considered.")
-    scored: int = Field(0, description="Consultations with at least one new model call.")
+    scored: int = Field(0, description="Consultations with a new value from the models and "
+                        "no failed call.")
     skipped: int = Field(0, description="Consultations whose every value was already "
                          "stored with the same key.")
     no_report: int = Field(0, description="Judged 'no final report' (undefined, no call).")
@@ -193,8 +194,8 @@ async def _score_one(store: RunsStore, cid: str, case: Case, digest: str,
     await asyncio.gather(*(run(*r) for r in roles))
     if outcomes and all(o == "cached" for o in outcomes):
         summary.skipped += 1
-    elif any(o in ("ok", "failed") for o in outcomes):
-        summary.scored += 1
+    elif "ok" in outcomes and "failed" not in outcomes:
+        summary.scored += 1  # a failed one is counted in `failures`, never as scored
     return ", ".join(outcomes)
 
 

@@ -133,6 +133,11 @@ class BedsideApp(App[None]):
             self._live = LiveRegistry()
         return self._live
 
+    def physician_languages(self) -> list[str]:
+        """The languages the last physician said they read (settings file; [] for all)."""
+        saved = load_settings().get("doctor_languages")
+        return [str(t) for t in saved] if isinstance(saved, list) else []
+
     def physician_name(self) -> str:
         """The name to offer in the play form: explicit or $BEDSIDE_DOCTOR, else the last used."""
         if not self.doctor_name:
@@ -193,12 +198,13 @@ class BedsideApp(App[None]):
                 return
             self.doctor_name = setup.name
             try:
-                save_settings(doctor_name=setup.name)
+                save_settings(doctor_name=setup.name, doctor_languages=setup.languages)
             except OSError as err:  # remembering the name is a convenience, never fatal
                 self.log.warning(f"settings not saved: {err!r}")
             self.run_worker(self.start_play(setup), group="play", exit_on_error=False)
 
-        self.push_screen(PlaySetupScreen(case_id, self.physician_name(), filters or {}), start)
+        self.push_screen(PlaySetupScreen(case_id, self.physician_name(), filters or {},
+                                         self.physician_languages()), start)
 
     async def start_play(self, setup: PlaySetup) -> None:
         """Resolve the case (next unseen if none chosen) and push the play screen."""
@@ -207,7 +213,7 @@ class BedsideApp(App[None]):
 
         try:
             cases = await self.library()
-            case = next_case(self.store, cases, setup.filters, setup.name) \
+            case = next_case(self.store, cases, setup.filters, setup.name, setup.languages) \
                 if setup.case_id is None else None
         except USER_ERRORS as err:
             self.show_error(err)
@@ -215,6 +221,9 @@ class BedsideApp(App[None]):
         if setup.case_id is None:
             if case is None:
                 which = ", ".join(f"{k} {v}" for k, v in sorted(setup.filters.items()))
+                if setup.languages and "language" not in setup.filters:
+                    which = ", ".join(filter(None, (which, "in " + " or ".join(
+                        setup.languages))))
                 self.notify("You have played every case in the library"
                             + (f" with {which} (change the filters on the Cases tab)."
                                if which else "."), severity="warning", markup=False)
@@ -268,8 +277,8 @@ class BedsideApp(App[None]):
         from tui.app.live_registry import LiveItem
 
         def plan(job: Job) -> JobControl:
-            doctor = job.config.doctor
-            label = str(doctor.label or doctor.model or "")
+            # display(): the label, the model, or the kind ('scripted' for the offline doctor).
+            label = job.config.doctor.display()
             item = self.live.register(LiveItem(
                 new_id("c-"), job.case.id,
                 label + (" [one-step]" if job.mode == "one_step" else ""), run_id=run_id))

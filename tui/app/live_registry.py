@@ -94,10 +94,13 @@ class LiveRegistry:
     def __init__(self) -> None:
         self.items: dict[str, LiveItem] = {}
         self.version = 0  # bumped on every change; screens compare it to re-render
+        #: The run of the consultation registered last (a batch just started here).
+        self.newest_run: str | None = None
 
     def register(self, item: LiveItem) -> LiveItem:
         """Add a queued consultation."""
         self.items[item.consultation_id] = item
+        self.newest_run = item.run_id or self.newest_run
         self.version += 1
         return item
 

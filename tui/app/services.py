@@ -75,6 +75,10 @@ class AppServices(Protocol):
         """Bundled plus stored cases."""
         ...
 
+    def physician_languages(self) -> list[str]:
+        """The languages the last physician said they read ([] for every language)."""
+        ...
+
     def show_error(self, err: BaseException) -> None:
         """The one place errors become a message."""
         ...
@@ -113,7 +117,8 @@ class AppServices(Protocol):
 
 
 def settings_path() -> Path:
-    """The small settings file (last physician name) in the bedside home directory."""
+    """The small settings file (last physician name and the languages they read) in the
+    bedside home directory."""
     from db.files import bedside_home
 
     return bedside_home() / "settings.json"

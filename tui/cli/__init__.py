@@ -70,7 +70,8 @@ def _extra_registrars() -> list[Callable[..., None]]:
     import importlib
 
     names = ("tui.cli.run", "tui.cli.results", "tui.cli.score", "tui.cli.study",
-             "tui.cli.analysis", "tui.cli.fidelity", "tui.cli.interactive")
+             "tui.cli.analysis", "tui.cli.fidelity", "tui.cli.interactive", "tui.cli.runs",
+             "tui.cli.transcripts")
     return [importlib.import_module(name).register for name in names]
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -52,8 +53,9 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
                        "system (the doctor model, for system-level correlations).")
     p.add_argument("file", help="long-format CSV")
     p.add_argument("--judge", metavar="NAME", help="the rater to validate against the others")
-    p.add_argument("--level", choices=LEVELS, default="ordinal",
-                   help="measurement level of the values (default ordinal)")
+    p.add_argument("--level", choices=LEVELS, default=None,
+                   help="measurement level of the values (default: ordinal when every value "
+                   "is a number, else nominal)")
     # Every command takes --db; this one reads only FILE, so the database is not opened.
     p.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
                    help="accepted like on every command, and unused: the ratings come from FILE")
@@ -91,8 +93,17 @@ def agreement(args: argparse.Namespace) -> int:
     if not path.is_file():
         raise InputError("no such file", path=str(path))
     rows = load_long_csv(path, level=args.level)
-    report = agreement_report(rows, judge=args.judge, level=args.level, n_boot=args.bootstrap,
+    level = args.level
+    if level is None:  # not asked for: the values say (and the report names it)
+        from annotation.analysis.data import guess_level
+
+        level = guess_level(rows)
+    report = agreement_report(rows, judge=args.judge, level=level, n_boot=args.bootstrap,
                               seed=args.seed, epsilon=args.epsilon, path=str(path))
+    if args.level is None:
+        print(f"level: {level} (" + ("every value is a number" if level == "ordinal" else
+                                     "the values are not all numbers")
+              + "; --level sets it)", file=sys.stderr)
     _print(report, args)
     return 0
 

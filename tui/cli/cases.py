@@ -9,8 +9,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from core.caseio import bundled_cases_dir, dump_case, iter_case_files, load_bundled_cases, \
-    validate_case_errors
+from core.caseio import bundled_cases_dir, dump_case, iter_case_files, load_bundled_cases
 from core.case import Case
 from core.errors import InputError, NotFoundError
 
@@ -92,6 +91,8 @@ def validate(args: argparse.Namespace) -> int:
     """Report every problem in every case file under a path; exit 1 if any."""
     import yaml
 
+    from core.usecases.case_checks import check_case_text
+
     root = Path(args.path)
     if not root.exists():
         raise InputError("no such file or folder", path=str(root))
@@ -104,7 +105,7 @@ def validate(args: argparse.Namespace) -> int:
         except (OSError, UnicodeDecodeError) as err:
             problems.append(InputError(f"cannot read ({err})", path=str(path)))
             continue
-        problems.extend(validate_case_errors(text, str(path)))
+        problems.extend(check_case_text(text, str(path)))
         # Duplicate ids are checked even when the file has other problems.
         try:
             data = yaml.safe_load(text)

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core.factors import grouping_keys, parse_by
-from core.metrics.names import CONSULTATION_FIELDS, result_fields
+from core.metrics.names import CONSULTATION_FIELDS, public_fields, public_row, result_fields
 from tui.text.results_table import format_consultations, format_table
 
 
@@ -65,10 +65,10 @@ def results(args: argparse.Namespace) -> int:
     else:
         rows = results_table(store, by=args.by, run_id=args.run)
         fields = result_fields(args.by)
-    if args.json:
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
+    if args.json:  # the names the text table heads its columns with
+        print(json.dumps([public_row(r) for r in rows], ensure_ascii=False, indent=2))
     elif args.csv:
-        write_csv(rows, fields)
+        write_csv([public_row(r) for r in rows], public_fields(fields))
     elif args.per_consultation:
         print(format_consultations(rows))
     else:

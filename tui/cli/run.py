@@ -50,7 +50,9 @@ def _factor_names() -> list[str]:
 def _case_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cases", metavar="SPEC",
                    help="comma-separated case ids (wildcards ok), sources, specialties or "
-                   "languages, e.g. 'cardiology,es' or 'card-*'")
+                   "languages; terms of one kind are alternatives (OR), different kinds "
+                   "must all match (AND): 'cardiology,neurology' is either specialty, "
+                   "'pediatrics,es' the Spanish pediatrics cases, 'card-*' ids by wildcard")
     p.add_argument("--limit", type=int, metavar="N", help="run at most N cases")
 
 
@@ -254,7 +256,10 @@ def _print_summary(run_id: str, rows: list[dict[str, Any]], as_json: bool) -> No
     from tui.text.results_table import format_table
 
     if as_json:
-        print(json.dumps({"run_id": run_id, "results": rows}, ensure_ascii=False, indent=2))
+        from core.metrics.names import public_row
+
+        print(json.dumps({"run_id": run_id, "results": [public_row(r) for r in rows]},
+                         ensure_ascii=False, indent=2))
     else:
         print(f"run {run_id}  (resume or re-run: bedside run --resume {run_id})")
         print(format_table(rows, "model"))

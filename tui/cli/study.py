@@ -1,4 +1,5 @@
-"""`bedside study create|list`, `bedside rate`, `bedside judge`, `bedside ratings export|import`.
+"""`bedside study create|list|sheet`, `bedside rate`, `bedside judge`, `bedside ratings
+export|import`.
 
 Textual is imported only by `rate`; model code (core/llm.py) only by `judge`.
 """
@@ -27,6 +28,18 @@ def register(sub: argparse._SubParsersAction,
     p = ssub.add_parser("list", help="list studies with their progress")
     add_db(p)
     p.set_defaults(func=list_studies)
+    p = ssub.add_parser("sheet", help="a rater's assignment sheet, to rate elsewhere",
+                        description="Writes, per rater, STUDY-RATER.csv (the questions to "
+                        "answer: fill in the value column, then `bedside ratings import` "
+                        "it) and STUDY-RATER.md (the blinded transcripts and the "
+                        "instructions). Only transcripts still to rate are in it.")
+    p.add_argument("--study", required=True, help="study name")
+    p.add_argument("--rater", action="append", metavar="NAME",
+                   help="a rater of the study (any case); repeat for several (default: all)")
+    p.add_argument("-o", "--output", metavar="DIR", default=".",
+                   help="folder to write the sheets to (default: the current one)")
+    add_db(p)
+    p.set_defaults(func=sheet)
 
     p = sub.add_parser("rate", help="rate a study's transcripts (opens the rating screen)")
     p.add_argument("--study", required=True, help="study name")
@@ -102,6 +115,43 @@ def create(args: argparse.Namespace) -> int:
           f"{len(definition.raters)} raters, overlap {definition.overlap}, "
           f"{definition.calibration} calibration")
     return 0
+
+
+def sheet(args: argparse.Namespace) -> int:
+    """Write each rater's assignment sheet (CSV to fill in, Markdown to read)."""
+    from annotation.assignment import load_definition
+    from annotation.exchange import COLUMNS
+    from annotation.sheet import SHEET_COLUMNS, assignment_sheet
+    from tui.text.exports import rows_csv, sheet_markdown
+
+    store = _store(args)
+    record = store.get_study(args.study)
+    raters = args.rater or load_definition(record).raters
+    folder = Path(args.output)
+    sheets = [assignment_sheet(store, args.study, r) for r in raters]  # all checked first
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for s in sheets:
+            stem = _file_stem(f"{record.name}-{s.rater}")
+            rows = [r.model_dump() for r in s.rows]
+            (folder / f"{stem}.csv").write_text(rows_csv(rows, [*COLUMNS, *SHEET_COLUMNS]),
+                                                encoding="utf-8")
+            (folder / f"{stem}.md").write_text(sheet_markdown(s, f"{stem}.csv"),
+                                               encoding="utf-8")
+            print(f"{s.rater}: {len(s.transcripts)} transcripts, {len(s.rows)} questions → "
+                  f"{folder / stem}.csv and .md")
+    except OSError as err:
+        raise InputError(f"cannot write ({err.__class__.__name__}: {err.strerror})",
+                         path=str(err.filename or folder)) from None
+    print("fill in the value column, then: bedside ratings import FILE.csv", file=sys.stderr)
+    return 0
+
+
+def _file_stem(text: str) -> str:
+    """A file name from a study and rater name (anything else becomes '_')."""
+    import re
+
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", text).strip("._") or "sheet"
 
 
 def list_studies(args: argparse.Namespace) -> int:
@@ -181,7 +231,8 @@ def _print_step(step: Any) -> None:
 
 
 def judge(args: argparse.Namespace) -> int:
-    """Rate every transcript of the study with the model; failures are recorded, not fatal."""
+    """Rate every transcript of the study with the model; failures are recorded, not fatal,
+    but a refused API key stops the run at once (one line, exit 2; see run_judge)."""
     from annotation.judge import run_judge
 
     if args.attempts < 1:

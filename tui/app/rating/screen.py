@@ -48,6 +48,12 @@ ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": 
 Answers = dict[tuple[str, int], tuple[str | None, str | None]]
 
 
+#: Above the transcript, when the rubric has per-turn questions.
+TURN_HINT = "Under a turn: optional questions about it (Tab to one, then y/n)."
+#: Above the form: what `*` means.
+FORM_HINT = "* must be answered; the rest is optional."
+
+
 def _minutes(seconds: float | None) -> str:
     if seconds is None:
         return "time left: estimating…"
@@ -63,12 +69,17 @@ class RatingScreen(Screen[None]):
     # this screen's help (the study's instructions, with the keys): its action is named
     # `help` so that the app's KeyFooter puts it first; in the bedside app it stands in the
     # bar for F1 (bindings are shown once per action), and F1 still opens the key list.
+    # The bar says how to answer (digits, 0 = 10, Tab) to a rater who has never used a
+    # terminal app; to fit 80 columns with the bedside app's ^q, Undo and Record are left
+    # to the help (i) and the form ("Case record (r)").
     BINDINGS = [
         Binding("enter", "save", "Save"),
-        Binding("u", "undo", "Undo"),
+        Binding("1,2,3,4,5,6,7,8,9,0", "digit", "Score, 0=10", key_display="0-9"),
+        Binding("tab", "app.focus_next", "Next", key_display="Tab"),
+        Binding("u", "undo", "Undo", show=False),
         Binding("s", "skip", "Skip"),
         Binding("c", "comment", "Comment"),
-        Binding("r", "record", "Record"),
+        Binding("r", "record", "Record", show=False),
         Binding("i", "help", "Help"),
         Binding("q", "leave", "Quit"),
         # Priority: the focused question sits in a scrolling pane whose own PgUp/PgDn would
@@ -76,6 +87,9 @@ class RatingScreen(Screen[None]):
         Binding("pageup", "page(-1)", "Scroll up", show=False, priority=True),
         Binding("pagedown", "page(1)", "Scroll down", show=False, priority=True),
     ]
+
+    #: The bar's order after Help and Quit: how to answer before what else there is.
+    FOOTER_ORDER = ("save", "digit", "app.focus_next", "skip", "comment")
 
     def __init__(self, study: str, rater: str) -> None:
         super().__init__()
@@ -163,12 +177,16 @@ class RatingScreen(Screen[None]):
             head.append("\n")
             head.append_text(literal(turn.content))
             blocks.append(Static(head, classes=f"turn {turn.role}", markup=False))
-            for ri in rubric.items:
-                if ri.applies_to(turn.role, turn.kind):
-                    blocks.append(UnitField(ri, turn.index, *answers.get((ri.id, turn.index),
-                                                                         (None, None))))
+            units = [UnitField(ri, turn.index, *answers.get((ri.id, turn.index), (None, None)),
+                               compact=True)
+                     for ri in rubric.items if ri.applies_to(turn.role, turn.kind)]
+            if units:  # one line under the turn, whatever the number of questions
+                blocks.append(Horizontal(*units, classes="turn-units"))
+        if any(ri.unit == "turn" for ri in rubric.items):
+            blocks.insert(0, Static(Text(TURN_HINT, style="dim"), id="turn-hint"))
         await left.mount_all(blocks)
-        fields: list[Any] = [self._reference(item)]
+        fields: list[Any] = [Static(Text(FORM_HINT, style="dim"), id="form-hint"),
+                             self._reference(item)]
         for ri in rubric.items:
             if ri.unit == "transcript":
                 v, c = answers.get((ri.id, -1), (None, None))
@@ -198,7 +216,7 @@ class RatingScreen(Screen[None]):
         assert self.session is not None
         p = self.session.progress()
         name = self.view.study if self.view else self.study_key
-        line = literal(f"{name} · {self.rater_name} · {p.finished} / {p.total} · "
+        line = literal(f"{name} · {self.session.rater_name} · {p.finished} / {p.total} · "
                        f"{_minutes(p.seconds_left)}")  # names are user-typed text
         if self.item is not None and self.item.calibration:
             line.append("  · calibration", style="bold yellow")
@@ -303,6 +321,10 @@ class RatingScreen(Screen[None]):
         if not record.collapsed:
             self.query_one("#form", VerticalScroll).scroll_home(animate=False)
 
+    def action_digit(self) -> None:
+        """A digit with no question focused (the focused question takes its own digits)."""
+        self.app.notify("Move to a question first (Tab), then type its score.")
+
     def action_page(self, direction: int) -> None:
         """PgUp/PgDn scroll the transcript without moving the focus."""
         pane = self.query_one("#transcript", VerticalScroll)
@@ -364,11 +386,29 @@ class RatingApp(App[None]):
             self.notify("Unsaved answers: close this dialog first, then press q.")
 
 
-def open_study(app: Any, study_id: str) -> None:
-    """From the home screen: ask who is rating, then open the rating screen."""
-    def start(name: str | None) -> None:
-        """Open the screen for the name given (the screen checks it against the study)."""
-        if name and name.strip():
-            app.push_screen(RatingScreen(study_id, name.strip()))
+def open_study(app: Any, study_id: str, problem: str = "") -> None:
+    """From the home screen: ask who is rating (the prompt lists the study's raters; any
+    case will do), then open the rating screen; a name not in the study asks again."""
+    from annotation.session import match_rater, study_raters
+    from db.study_store import SqliteStudyStore
 
-    app.push_screen(AskText("Your rater name:"), start)
+    try:
+        study, raters = study_raters(SqliteStudyStore(app.db), study_id)
+    except BedsideError as err:
+        app.notify(str(err), severity="error", markup=False)
+        return
+
+    def start(name: str | None) -> None:
+        """Open the screen for the rater named; ask again for a name not in the study."""
+        if not name or not name.strip():
+            return
+        found = match_rater(raters, name)
+        if found is None:
+            open_study(app, study_id, f"'{name.strip()}' is not a rater of this study.")
+            return
+        app.push_screen(RatingScreen(study_id, found))
+
+    prompt = (f"{problem}\n" if problem else "") + (
+        f"Who is rating '{study}'? Type your rater name (upper or lower case alike). "
+        f"This study's raters: {', '.join(raters)}.")
+    app.push_screen(AskText(prompt), start)

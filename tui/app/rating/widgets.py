@@ -20,18 +20,37 @@ from annotation.rubric import RubricItem
 from tui.app.widgets.literal import literal
 
 
+def short_label(item: RubricItem) -> str:
+    """The few words a per-turn question shows on its line: its `short`, else the default
+    rubric's for the same question (a study stores its rubric whole, so studies made
+    before `short` existed hold the default items without it), else its label."""
+    from annotation.rubric_default import default_rubric
+
+    if item.short:
+        return item.short
+    same = default_rubric().item(item.id)
+    return same.short if same is not None and same.label == item.label and same.short \
+        else item.label
+
+
 class UnitField(Static, can_focus=True):
     """One rating unit (a scale or choice item, on a turn or the whole transcript).
 
     Digits set the answer (0 means 10 on a scale; 1..n pick a choice; y/n answer yes/no),
     Backspace clears it. Tab moves on; the screen's keys (Enter, u, s, c) bubble up.
+
+    A per-turn unit is `compact`: one line under its turn (the item's short label and its
+    options), so a long transcript stays readable. A unit of the form shows its label and
+    values, and its anchors ('1 = not realistic at all …') only while it has the focus, so
+    four questions fit an 80×24 terminal.
     """
 
     def __init__(self, item: RubricItem, turn_idx: int, value: str | None,
-                 comment: str | None) -> None:
-        super().__init__(classes="unit")
+                 comment: str | None, *, compact: bool = False) -> None:
+        super().__init__(classes="unit-compact" if compact else "unit")
         self.item, self.turn_idx = item, turn_idx
         self.value, self.comment = value, comment
+        self.compact = compact
 
     @property
     def unit(self) -> tuple[str, int]:
@@ -42,24 +61,54 @@ class UnitField(Static, can_focus=True):
         """Paint the current answer."""
         self.show()
 
-    def show(self) -> None:
-        """Re-render label, choices and the selected answer."""
+    def on_focus(self) -> None:
+        """The anchors appear with the focus."""
+        self.show()
+
+    def on_blur(self) -> None:
+        """… and go with it."""
+        self.show()
+
+    def _values(self, text: Text) -> None:
         item = self.item
-        text = Text(("* " if item.required else "") + item.label, style="bold")
-        text.append("\n")
         if item.kind == "scale":
             # One space between values: 1..10 fits the form pane of an 80-column terminal.
             for v in range(item.min, item.max + 1):
-                style = "reverse bold" if self.value == str(v) else ""
-                text.append(str(v), style=style)
+                text.append(str(v), style="reverse bold" if self.value == str(v) else "")
                 text.append(" ")
-            anchors = "  ".join(f"{k}={a}" for k, a in sorted(item.anchors.items()))
-            if anchors:
-                text.append("\n" + anchors, style="dim")
-        else:
-            for n, option in enumerate(item.options, 1):
-                style = "reverse bold" if self.value == option else ""
-                text.append(f" {n}:{option} ", style=style)
+            return
+        for n, option in enumerate(item.options, 1):
+            style = "reverse bold" if self.value == option else ""
+            text.append(option if self.compact else f"{n}:{option}", style=style)
+            text.append(" ")
+
+    @property
+    def focused(self) -> bool:
+        """Whether this question has the screen's focus (set at once by `focus()`, also while
+        a dialog is on top, unlike `has_focus`)."""
+        return self.is_mounted and self.screen.focused is self
+
+    def show(self) -> None:
+        """Re-render label, choices and the selected answer."""
+        item = self.item
+        if self.compact:
+            text = Text(short_label(item) + " ", style="bold" if self.focused else "")
+            if item.kind == "scale":
+                text.append(self.value or "·", style="reverse bold" if self.value else "dim")
+                text.append(f" ({item.min}-{item.max})", style="dim")
+            else:
+                self._values(text)
+                text.rstrip()
+            if self.comment:
+                text.append(" ✎", style="italic dim")
+            self.update(text)
+            return
+        text = Text(("* " if item.required else "") + item.label, style="bold")
+        text.append("\n")
+        self._values(text)
+        anchors = " · ".join(f"{k} {a}" for k, a in sorted(item.anchors.items()))
+        if self.focused and (anchors or item.help):
+            text.append("\n" + (anchors or item.help or ""), style="dim")
         if self.comment:
             text.append("\ncomment: ", style="italic dim")
             text.append_text(literal(self.comment, "italic"))
@@ -161,7 +210,7 @@ class AskText(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         """The prompt and the input."""
         with Vertical(classes="dialog"):
-            yield Static(Text(self._prompt))
+            yield Static(literal(self._prompt))
             yield Input(self._initial, id="ask-input")
             yield Static(Text("Enter: OK · Escape: cancel", style="dim"))
 
@@ -179,7 +228,9 @@ KEYS_HELP = ("Keys: digits set a score (0 = 10) or pick an option, y/n answer ye
              "Backspace clears · Tab / Shift+Tab next / previous question · Enter saves and "
              "opens the next transcript · u undo the last save · s skip (with a reason) · "
              "c comment on the question · r case record · PgUp/PgDn scroll the transcript · "
-             "i this help · q quit (you resume where you left off)")
+             "i this help · q quit (you resume where you left off). Questions marked * must "
+             "be answered; the others, and the one-line questions under the turns of the "
+             "transcript, are optional.")
 
 
 def reflow(text: str) -> str:

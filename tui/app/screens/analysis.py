@@ -60,12 +60,19 @@ def compute_study(db_path: Any, study: str, judge: str | None = None,
     return build_analysis(title, report.reports, rows, notes)
 
 
+#: The CSV level choice that lets the values decide (yes/no → nominal).
+AUTO = "auto"
+
+
 def compute_csv(path: str, level: str, judge: str | None, n_boot: int = DEFAULT_BOOTSTRAP,
                 epsilon: float = DEFAULT_EPSILON) -> Analysis:
     """The agreement report of a long-format CSV file (InputError for a bad file)."""
+    from annotation.analysis.data import guess_level
     from annotation.analysis.report import agreement_report, load_long_csv
 
-    rows = load_long_csv(path, level=level)
+    # 'auto', as on the command line: ordinal when every value is a number, else nominal.
+    rows = load_long_csv(path, level=None if level == AUTO else level)
+    level = guess_level(rows) if level == AUTO else level
     report = agreement_report(rows, judge=judge, level=level, n_boot=n_boot, epsilon=epsilon,
                               path=path)
     plain = [{"unit": r.unit, "rater": r.rater, "value": r.value, "item": r.item}
@@ -143,7 +150,7 @@ class AnalysisScreen(BedsideScreen):
             yield Static(Text("CSV"), classes="bar-label")
             yield Input(placeholder="ratings.csv (unit,rater,value[,item])", id="csv-path",
                         compact=True)
-            yield Select([(Text(lv), lv) for lv in LEVELS], value="ordinal",
+            yield Select([(Text(lv), lv) for lv in (AUTO, *LEVELS)], value=AUTO,
                          allow_blank=False, id="csv-level", compact=True)
             yield Button("Load", id="csv-load", compact=True)
         with Horizontal(id="analysis-options"):

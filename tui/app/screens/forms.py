@@ -14,6 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from core.errors import InputError
 from tui.app.widgets.literal import literal
 
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
@@ -33,6 +34,8 @@ class PlaySetup:
     api_base: str | None = None  # an OpenAI-compatible server for model agents
     # Home-screen filters the next unseen case must match (specialty, language, source).
     filters: dict[str, str] = field(default_factory=dict)
+    # The languages the physician reads (BCP-47 tags; empty: every language).
+    languages: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -82,17 +85,19 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def __init__(self, case_id: str | None, name: str = "",
-                 filters: dict[str, str] | None = None) -> None:
+                 filters: dict[str, str] | None = None,
+                 languages: list[str] | None = None) -> None:
         super().__init__()
         self.case_id, self.default_name = case_id, name
         self.filters = dict(filters or {})
+        self.languages = list(languages or [])
 
     def _what(self) -> str:
         if self.case_id is not None:
             return f"case {self.case_id}"
         which = ", ".join(f"{k} {v}" for k, v in sorted(self.filters.items()))
-        scope = f" ({which})" if which else (" in any specialty and language (the filters "
-                                             "above the case list narrow this)")
+        scope = f" ({which})" if which else (" in any specialty (the filters above the case "
+                                             "list narrow this), in a language you read")
         return f"the next case you have not seen{scope}; its identity stays hidden until the end"
 
     def compose(self) -> ComposeResult:
@@ -107,6 +112,12 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
                 yield Label("Turns")
                 yield Input(value="20", id="setup-budget", type="integer",
                             tooltip="Turn budget: questions and test orders")
+            with Horizontal(classes="row"):
+                yield Label("Reads")
+                yield Input(value=", ".join(self.languages), id="setup-languages",
+                            placeholder="languages you read, e.g. en, fr (empty: all)",
+                            tooltip="Next unseen only offers cases in these languages; "
+                            "remembered with your name")
             with Horizontal(classes="row"):
                 yield Label("Patient")
                 yield Input(value="retrieval", id="setup-patient")
@@ -146,6 +157,10 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
         budget = self._value("budget")
         if not budget.isdigit() or not 1 <= int(budget) <= 100:
             return "The turn budget must be a whole number from 1 to 100."
+        try:
+            self._languages()
+        except InputError as err:
+            return err.reason
         base = self._value("api-base")
         return check_api_base(base) or check_agent(self._value("patient") or "retrieval",
                                                    "patient", base or None) \
@@ -162,7 +177,13 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
             budget=int(self._value("budget")),
             patient=self._value("patient") or "retrieval",
             examiner=self._value("examiner") or "retrieval",
-            api_base=self._value("api-base") or None, filters=self.filters))
+            api_base=self._value("api-base") or None, filters=self.filters,
+            languages=self._languages()))
+
+    def _languages(self) -> list[str]:
+        from core.usecases.play import parse_languages
+
+        return parse_languages(self._value("languages"))
 
     def action_cancel(self) -> None:
         """Close without starting."""
@@ -175,24 +196,34 @@ class DiagnosisScreen(ModalScreen[DiagnosisForm | None]):
     # Enter makes a new line in the rationale and plan boxes, so commit has its own key.
     BINDINGS = [Binding("escape", "cancel", "Back to the patient"),
                 Binding("ctrl+s", "commit", "Commit diagnosis", priority=True)]
+    LAST_TURN = ("Last turn: commit your diagnosis now (Esc goes back, but a question or "
+                 "test order then ends without a diagnosis).")
+
+    def __init__(self, *, last_turn: bool = False) -> None:
+        super().__init__()
+        self.last_turn = last_turn
 
     def compose(self) -> ComposeResult:
-        """The four fields and commit/cancel."""
+        """The four fields and commit/cancel (compact, so the rationale has room at 80x24)."""
         with VerticalScroll(classes="form", id="dx-form"):
             yield Static(Text("Commit a diagnosis (this ends the consultation) — Ctrl+S commits",
                               style="bold"))
+            if self.last_turn:
+                yield Static(Text(self.LAST_TURN, style="bold red"), id="dx-last-turn")
             yield Label("Diagnosis (required)")
-            yield Input(id="dx-diagnosis", placeholder="e.g. community-acquired pneumonia")
+            yield Input(id="dx-diagnosis", placeholder="e.g. community-acquired pneumonia",
+                        compact=True)
             yield Label("Differential (optional, separated by ';')")
-            yield Input(id="dx-differential")
-            yield Label("Rationale (optional)")
-            yield TextArea(id="dx-rationale")
+            yield Input(id="dx-differential", compact=True)
+            yield Label("Rationale (optional; Enter makes a new line)")
+            yield TextArea(id="dx-rationale", compact=True)
             yield Label("Treatment plan (optional)")
-            yield TextArea(id="dx-treatment")
+            yield TextArea(id="dx-treatment", compact=True)
             yield Static("", id="dx-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button("Back", id="dx-cancel")
-                yield Button("Commit diagnosis", id="dx-commit", variant="success")
+                yield Button("Back", id="dx-cancel", compact=True)
+                yield Button("Commit diagnosis", id="dx-commit", variant="success",
+                             compact=True)
 
     def on_mount(self) -> None:
         """Focus the diagnosis."""

@@ -34,6 +34,10 @@ if TYPE_CHECKING:
     from core.records.runs import BaselineRow, RunRecord
 
 FILTERS = ("specialty", "language", "source")
+#: The language box's value for "the languages I read".
+MINE = "\x00mine"
+#: From this many columns the case table also shows specialty and source.
+WIDE = 110
 #: The table each tab shows (focused when the tab is activated, so Enter works at once).
 TAB_TABLES = {"cases": "#cases-table", "consultations": "#consultations-table",
               "runs": "#runs-table", "studies": "#studies-table", "baseline": "#baseline-table"}
@@ -50,14 +54,20 @@ def _minute(stamp: str | None) -> str:
     return (stamp or "")[:16].replace("T", " ")
 
 
-def _run_cells(run: RunRecord) -> tuple[object, ...]:
-    """A run's cells: name, created, status, planned size, then its counts by status."""
-    from core.records.runs import RunCounts
-    from core.usecases.runs import planned_size
+#: The Runs tab: what each run is (doctors, cases, settings that differ from the defaults)
+#: before how it went; the id (or --name) last.
+RUN_COLUMNS = ("Created", "Doctors", "Cases", "Settings", "Status", "Done", "Failed", "Run")
 
-    n = run.counts or RunCounts()
-    return (run.name, _minute(run.created_at), run.status, planned_size(run), n.consultations,
-            n.finished, n.failed, n.cancelled, n.running, n.other)
+
+def _run_cells(run: RunRecord) -> tuple[object, ...]:
+    """A run's cells (RUN_COLUMNS), from `core.usecases.run_listing.summarize`."""
+    from core.usecases.run_listing import summarize
+
+    s = summarize(run)
+    planned = s.planned if s.planned is not None else s.counts.consultations
+    return (_minute(s.created_at), ", ".join(s.doctors), s.cases,
+            "; ".join(s.settings) or "defaults", s.status,
+            f"{s.counts.finished}/{planned}", s.counts.failed, s.name or s.id)
 
 
 def _percent(value: float | None) -> str:
@@ -74,6 +84,7 @@ class HomeScreen(BedsideScreen):
     HELP = ("The Cases tab lists the case library; the three boxes above it filter by "
             "specialty, language and source (choose the top line again to show all). "
             "'Next unseen' picks a case you have not played among those the filters show, "
+            "in a language you read (stated in the play form, remembered with your name), "
             "in an order of its own for each physician, and hides its identity until the end.")
 
     BINDINGS = [
@@ -100,6 +111,9 @@ class HomeScreen(BedsideScreen):
         #: The Baseline tab's rows as last shown (None until the first load arrives).
         self.baseline_rows: list[BaselineRow] | None = None
         self.loaded = False
+        self._cases_wide = True  # whether the case table shows every column
+        #: The languages the physician reads, as the language box offers them.
+        self.languages: list[str] = []
 
     def compose(self) -> ComposeResult:
         """Header, the five tabs, footer with key hints."""
@@ -144,9 +158,12 @@ class HomeScreen(BedsideScreen):
         self.load_cases()
 
     def on_screen_resume(self) -> None:
-        """Coming back from a consultation: show what changed."""
+        """Coming back from a consultation: show what changed (the languages too)."""
         if self.loaded:
             self.refresh_db_tables()
+        if self.cases and self.bedside.physician_languages() != self.languages:
+            self.offer_my_languages()
+            self.apply_filters()
 
     @work(exclusive=True, group="load-cases", exit_on_error=False)
     async def load_cases(self) -> None:
@@ -165,30 +182,64 @@ class HomeScreen(BedsideScreen):
             values = sorted({getattr(c, name) for c in self.cases})
             self.query_one(f"#filter-{name}", Select).set_options(
                 [(literal(v), v) for v in values])
+        self.offer_my_languages()
         self.apply_filters()
+
+    def offer_my_languages(self) -> None:
+        """When the physician stated the languages they read, the language box offers them
+        as its first choice, chosen until another is (the top line shows every language)."""
+        box = self.query_one("#filter-language", Select)
+        languages = self.bedside.physician_languages()
+        if languages == self.languages and self.cases:
+            return
+        self.languages = languages
+        values = sorted({c.language for c in self.cases})
+        options = [(literal(v), v) for v in values]
+        if languages:
+            options.insert(0, (literal("My languages (" + ", ".join(languages) + ")"), MINE))
+        was = box.value
+        with self.prevent(Select.Changed):
+            box.set_options(options)
+            if languages and (was == MINE or not isinstance(was, str)):
+                box.value = MINE
+            elif isinstance(was, str) and was in values:
+                box.value = was
 
     def chosen_filters(self) -> dict[str, str]:
         """The filter values chosen above the case table (specialty, language, source)."""
         chosen = {}
         for name in FILTERS:
             value = self.query_one(f"#filter-{name}", Select).value
-            if isinstance(value, str):
+            if isinstance(value, str) and value != MINE:
                 chosen[name] = value
         return chosen
 
     def apply_filters(self) -> None:
         """Show only the cases that match every chosen filter and the search text."""
+        from core.usecases.play import reads
+
         chosen = self.chosen_filters()
+        mine = self.languages if self.query_one("#filter-language", Select).value == MINE \
+            else []
         text = self.query_one("#filter-text", Input).value.strip().lower()
         self.shown_cases = [
             c for c in self.cases
-            if all(getattr(c, k) == v for k, v in chosen.items())
+            if all(getattr(c, k) == v for k, v in chosen.items()) and reads(mine, c.language)
             and (not text or text in c.id.lower() or text in c.title.lower())]
+        # The long title goes last, so a narrow terminal cuts the title, not the rest; below
+        # WIDE columns the specialty and source (the filters above show and choose them,
+        # and the id starts with the specialty) make room for the title.
+        wide = self.size.width >= WIDE
+        self._cases_wide = wide
         fill(self.query_one("#cases-table", DataTable),
-             # The long title goes last, so a narrow terminal cuts the title, not the rest.
-             ("ID", "Specialty", "Lang", "Source", "Title"),
-             ((c.id, (c.id, c.specialty, c.language, c.source, c.title))
-              for c in self.shown_cases))
+             ("ID", "Specialty", "Lang", "Source", "Title") if wide else ("ID", "Lang", "Title"),
+             ((c.id, (c.id, c.specialty, c.language, c.source, c.title) if wide
+               else (c.id, c.language, c.title)) for c in self.shown_cases))
+
+    def on_resize(self) -> None:
+        """Crossing WIDE columns changes the case table's columns."""
+        if self.cases and (self.size.width >= WIDE) != self._cases_wide:
+            self.apply_filters()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """A filter changed."""
@@ -214,9 +265,7 @@ class HomeScreen(BedsideScreen):
                       c.tests_ordered, c.cost_usd, _minute(c.started_at)))
               for c in store.list_consultations(include_superseded=True, newest_first=True,
                                                 limit=1000)))
-        fill(self.query_one("#runs-table", DataTable),
-             ("Run", "Created", "Status", "Planned", "Started", "Finished", "Failed",
-              "Cancelled", "Running", "Other"),
+        fill(self.query_one("#runs-table", DataTable), RUN_COLUMNS,
              ((r.id, _run_cells(r)) for r in store.list_runs()))
         fill(self.query_one("#studies-table", DataTable),
              ("Study", "Created", "Assignments", "Done"),

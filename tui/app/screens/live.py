@@ -34,11 +34,25 @@ from tui.app.widgets.tables import fill, selected_key
 from tui.app.widgets.transcript_view import TranscriptView
 
 
-COLUMNS = ("Consultation", "Case", "Doctor", "Status", "Turn", "Tokens", "Cost $")
+COLUMNS = ("Consultation", "Case", "Doctor", "Status", "Verdict", "Turn", "Tokens", "Cost $")
 STATUS_ORDER = ("running", "queued", "finished", "failed", "cancelled")
 ELSEWHERE = ("Not started in this window (e.g. `bedside run` in another terminal): read from "
              "the database, so it shows completed turns only and cannot be cancelled here "
              "(Ctrl+C in its terminal stops it; `bedside run --resume RUN` finishes it later).")
+
+
+def verdict_cell(row: dict[str, Any]) -> Text:
+    """The verdict as the tables say it: correct, wrong, no diagnosis (counted wrong),
+    undecided, or '—' until the consultation has finished."""
+    if row["status"] != "finished":
+        return Text("—", style="dim")
+    if row.get("correct") is True:
+        return Text("correct", style="green")
+    if row.get("correct") is False:
+        return Text("wrong", style="red")
+    if not (row.get("diagnosis") or "").strip():
+        return Text("no diagnosis", style="red")
+    return Text("undecided", style="yellow")
 
 
 def status_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
@@ -78,6 +92,9 @@ class LiveScreen(BedsideScreen):
         self._focus_seen: tuple[Any, ...] = ()
         self.focused_id: str | None = None
         self.shown_rows: list[dict[str, Any]] = []
+        #: While a batch started here has no run yet: the newest run before it (a sentinel
+        #: when none), to attach to the new one when it appears.
+        self._follow: str | None = None
 
     def compose(self) -> ComposeResult:
         """Status line, table, streaming transcript."""
@@ -106,14 +123,23 @@ class LiveScreen(BedsideScreen):
             out[item.consultation_id] = {
                 "id": item.consultation_id, "case_id": item.case_id, "doctor": item.doctor,
                 "status": item.status, "doctor_turns": item.doctor_turn,
-                "tokens": item.tokens, "cost_usd": item.cost}
+                "tokens": item.tokens, "cost_usd": item.cost,
+                "diagnosis": item.state.diagnosis, "correct": item.state.correct}
         if self.run_id:
             for row in self.bedside.store.live_rows(self.run_id):
                 out.setdefault(row.id, row.model_dump())
         return list(out.values())
 
     def poll_registry(self) -> None:
-        """Re-render from the in-app registry (cheap when nothing changed)."""
+        """Re-render from the in-app registry (cheap when nothing changed); a batch just
+        started here is attached as soon as its run exists."""
+        newest = self.bedside.live.newest_run
+        if self._follow is not None and newest not in (None, self._follow):
+            self._follow = None
+            self.run_id = newest
+            self._table_seen = None
+            self.poll_db()
+            return
         self.render_live()
 
     def poll_db(self) -> None:
@@ -132,7 +158,7 @@ class LiveScreen(BedsideScreen):
             self.shown_rows = rows
             fill(self.query_one("#live-table", DataTable), COLUMNS,
                  ((r["id"], (r["id"][-8:], r["case_id"], r["doctor"], r["status"],
-                             r["doctor_turns"], r["tokens"] or 0,
+                             verdict_cell(r), r["doctor_turns"], r["tokens"] or 0,
                              Text(f"{r['cost_usd'] or 0.0:.4f}", justify="right")))
                   for r in rows))
             self.query_one("#live-status", Static).update(self.status_text(rows))
@@ -195,7 +221,7 @@ class LiveScreen(BedsideScreen):
 
         def start(req: BatchRequest | None) -> None:
             if req is not None:
-                self.run_id = None  # show what is started here
+                self._follow = self.bedside.live.newest_run or "\x00none"
                 self.bedside.start_batch(req)
 
         self.app.push_screen(StartBatchScreen(), start)

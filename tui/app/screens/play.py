@@ -18,7 +18,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Header, Input, Static
 
 from core.case import Case
@@ -57,7 +57,16 @@ class PlayScreen(BedsideScreen):
         Binding("ctrl+t", "focus_order", "Order test", priority=True),
         Binding("ctrl+o", "focus_ask", "Ask patient", priority=True),
         Binding("escape", "leave", "Leave"),
+        # Priority: the question box has the focus while the physician reads back.
+        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False,
+                priority=True),
     ]
+    HELP = ("Type a question and press Enter, or order tests (Ctrl+T) as a comma-separated "
+            "list; PgUp/PgDn scroll the transcript while you type. Every question or test "
+            "order is one turn. On your last turn the diagnosis form opens by itself: a "
+            "question or order instead uses the last turn and the consultation ends without "
+            "a diagnosis (as for a model doctor, who is told the same).")
     LEAVE_QUESTION = ("Leave this consultation? It ends here and is stored as cancelled; "
                       "you cannot come back to it.")
 
@@ -72,6 +81,7 @@ class PlayScreen(BedsideScreen):
         self.cancel_event = asyncio.Event()
         self.started = 0.0  # set from the app's clock on mount
         self.outcome: Outcome | None = None
+        self.last_turn = False  # the turn awaited now is the budget's last
 
     def compose(self) -> ComposeResult:
         """Status line, objective, transcript, inputs, footer."""
@@ -87,13 +97,14 @@ class PlayScreen(BedsideScreen):
                                  id="order")
             yield Button("Order", id="order-btn")
             yield Button("Diagnose…", id="diagnose-btn", variant="success")
-        yield Static(id="play-reveal")
+        with VerticalScroll(id="play-reveal-box"):
+            yield Static(id="play-reveal")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         """Start the clock and the consultation (as a worker on the App)."""
         self.started = self.bedside.clock()
-        self.query_one("#play-reveal").display = False
+        self.query_one("#play-reveal-box").display = False
         self.set_interval(1.0, self.update_status)
         self.update_status()
         self.query_one("#ask", Input).focus()
@@ -118,7 +129,7 @@ class PlayScreen(BedsideScreen):
         line.append(f" ({left} left)" if not self.finished else " (ended)")
         line.append(f" · {elapsed // 60:02d}:{elapsed % 60:02d}")
         if left == 1 and not self.finished:
-            line.append(" · last turn!", style="bold red")
+            line.append(" · last turn: diagnose now (Ctrl+D)", style="bold red")
         if not self.finished:
             line.append(" · your turn" if self.waiting else " · waiting for the reply…",
                         style="italic")
@@ -127,16 +138,30 @@ class PlayScreen(BedsideScreen):
         self.query_one("#play-status", Static).update(line)
 
     # -- the engine side ------------------------------------------------------------------
-    async def next_action(self, *_: Any, **__: Any) -> str | DiagnosisForm:
-        """Awaited by the human doctor agent: the physician's next question, order or diagnosis."""
+    async def next_action(self, state: Any = None, *_: Any, **__: Any) -> str | DiagnosisForm:
+        """Awaited by the human doctor agent: the physician's next question, order or
+        diagnosis. On the budget's last turn the diagnosis form opens by itself."""
         self.waiting = True
         self.started_turn = self.bedside.clock()
+        self.last_turn = bool(getattr(state, "is_last", False))
         self.update_status()
+        if self.last_turn:
+            self.announce_last_turn()
         try:
             return await self.actions.get()
         finally:
             self.waiting = False
             self.update_status()
+
+    def announce_last_turn(self) -> None:
+        """Offer the diagnosis form, which says it is the last turn (Esc keeps the turn for
+        a question); if another dialog is open, say so in a message instead."""
+        if self.is_current:
+            self.action_diagnose()
+        else:
+            self.notify("This is your last turn: give your diagnosis now (Ctrl+D). A "
+                        "question or a test order instead ends the consultation without one.",
+                        title="Last turn", severity="warning", timeout=10)
 
     def on_engine_event(self, event: Event) -> None:
         """Show completed turns (and a model patient's reply as it streams); count turns."""
@@ -185,14 +210,11 @@ class PlayScreen(BedsideScreen):
         if row is None:
             self.outcome = Outcome(end_reason="not started", status="not started")
         else:
-            self.outcome = Outcome(end_reason=row.end_reason, diagnosis=row.diagnosis,
-                                   correct=row.correct, truth=self.case.truth.diagnosis,
-                                   status=row.status, error=row.error)
-        reveal = self.query_one("#play-reveal", Static)
+            self.outcome = Outcome.of(row, self.case.truth.diagnosis)
         text = render_outcome(self.outcome)
         text.append("\nEscape: back to the case library", style="dim")
-        reveal.update(text)
-        reveal.display = True
+        self.query_one("#play-reveal", Static).update(text)
+        self.query_one("#play-reveal-box").display = True
         self.update_status()
 
     # -- the physician side ---------------------------------------------------------------
@@ -244,7 +266,15 @@ class PlayScreen(BedsideScreen):
             if form is not None:
                 self._send(form)
 
-        self.app.push_screen(DiagnosisScreen(), done)
+        self.app.push_screen(DiagnosisScreen(last_turn=self.last_turn), done)
+
+    def action_scroll_transcript(self, direction: int) -> None:
+        """PgUp/PgDn: scroll the transcript, the focus stays where the physician types."""
+        view = self.query_one(TranscriptView)
+        if direction > 0:
+            view.scroll_page_down()
+        else:
+            view.scroll_page_up()
 
     def action_focus_order(self) -> None:
         """Jump to the test order field."""

@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Header, Label, Select, Static
 
-from core.metrics.names import ALL_METRICS, GROUPINGS
+from core.metrics.names import ALL_METRICS, GROUPINGS, public_name
 # One source of truth for the columns: the same cells as the CLI's text tables.
 from tui.app.screens.base import BedsideScreen
 from tui.text.results_table import CONSULTATION_COLUMNS, FOOTNOTE, cell, derived, table_columns
@@ -59,8 +59,9 @@ def row_cells(row: dict[str, Any], by: str) -> list[Text]:
 
 def members(row: dict[str, Any], by: str,
             consultations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The consultations behind one results row."""
+    """The consultations behind one results row (same doctor, group and settings)."""
     return [c for c in consultations if c["doctor"] == row["doctor"]
+            and (c.get("settings") or "") == (row.get("settings") or "")
             and (by == "model" or (c.get(by) or "unknown") == row[by])]
 
 
@@ -83,7 +84,7 @@ def metric_lines(consultation: dict[str, Any]) -> Text:
     out.append_text(literal(consultation.get("diagnosis") or "(none)"))
     for name in ALL_METRICS:
         value = consultation.get(name)
-        out.append(f"\n{name:<26}", style="dim")
+        out.append(f"\n{public_name(name):<26}", style="dim")
         if value is not None:
             out.append(f"{value:.3g}")
         else:

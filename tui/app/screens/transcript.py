@@ -8,6 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.containers import VerticalScroll
 from textual.widgets import Header, Static
 
 from core.errors import BedsideError
@@ -34,7 +35,8 @@ class TranscriptScreen(BedsideScreen):
         yield Header()
         yield Static(id="transcript-title")
         yield TranscriptView(id="transcript")
-        yield Static(id="outcome")
+        with VerticalScroll(id="outcome-box"):
+            yield Static(id="outcome")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -61,9 +63,7 @@ class TranscriptScreen(BedsideScreen):
                     style="dim")
         self.query_one("#transcript-title", Static).update(head)
         self.query_one(TranscriptView).set_turns(transcript.turns)
-        self.outcome = Outcome(end_reason=row.end_reason, diagnosis=row.diagnosis,
-                               correct=row.correct, truth=truth, status=row.status,
-                               error=row.error)
+        self.outcome = Outcome.of(row, truth)
         self.query_one("#outcome", Static).update(render_outcome(self.outcome))
 
     def action_bottom(self) -> None:

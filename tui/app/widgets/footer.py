@@ -29,5 +29,12 @@ class KeyFooter(Footer):
         super().__init__(**kwargs)  # type: ignore[arg-type]
 
     def compose(self) -> ComposeResult:
-        """The footer's keys, re-ordered (a stable sort keeps the screen's own order)."""
-        yield from sorted(super().compose(), key=key_rank)
+        """The footer's keys, re-ordered (a stable sort keeps the screen's own order): FIRST,
+        then the actions a screen lists in its FOOTER_ORDER, in that order, then the rest."""
+        order = tuple(getattr(self.screen, "FOOTER_ORDER", ()))
+
+        def rank(widget: object) -> tuple[int, int]:
+            action = getattr(widget, "action", None)
+            return key_rank(widget), order.index(action) if action in order else len(order)
+
+        yield from sorted(super().compose(), key=rank)

@@ -107,12 +107,29 @@ def distribution(values: Sequence[Any], *, scale: Sequence[Any] | None = None,
     labels += [k for k in sorted(counts, key=_order) if k not in labels]
     heights = [counts.get(k, 0) for k in labels]
 
+    ticks = count_ticks(max(heights), max(2, (height - 4) // 2))
+
     def draw(fig: Any) -> None:
         fig.draw(fig.bar(labels, heights))
+        # A count is a whole number: ticks at whole numbers only, from 0 (plotext would
+        # put them at 0.8, 1.5, 2.2 …).
+        ruler = fig.ruler("y")
+        ruler.lim(0, ticks[-1])
+        ruler.ticks(ticks, [str(t) for t in ticks])
         fig.label("value", axis="x")
         fig.label("ratings", axis="y")
 
     return _render(width, height, f"{title} ({sum(heights)} ratings)", draw)
+
+
+def count_ticks(top: int, most: int = 5) -> list[int]:
+    """Whole-number ticks from 0 up to at least `top`, at most `most` + 1 of them, spaced
+    by 1, 2 or 5 times a power of ten."""
+    top, k, step = max(1, top), 0, 1
+    while math.ceil(top / step) > most:
+        k += 1
+        step = (1, 2, 5)[k % 3] * 10 ** (k // 3)
+    return list(range(0, math.ceil(top / step) * step + 1, step))
 
 
 def _label(value: Any) -> str:

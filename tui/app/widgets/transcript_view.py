@@ -7,7 +7,8 @@ rendered through `tui.app.widgets.literal` (never parsed as markup).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -24,25 +25,35 @@ ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": 
                "moderator": "bold #d787ff", "system": "bold #a8a8a8"}
 
 
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def result_rows(content: str) -> list[tuple[str, str]]:
     """Split an examiner's report into (test, result) rows; [] when it is not line-structured.
 
     Each line `Name: value` becomes a row; indentation (panel → analyte) is kept in the name.
-    A report with fewer than one `name: value` line is not a table.
+    A line with no `:` followed by more indented lines is a panel heading (a row of its own,
+    with no value: "Complete blood count" above its analytes), never the end of the value
+    above it; any other such line continues the previous value. A report with no
+    `name: value` line is not a table.
     """
+    lines = [raw for raw in content.splitlines() if raw.strip()]
     rows: list[tuple[str, str]] = []
-    for raw in content.splitlines():
-        if not raw.strip():
-            continue
+    for i, raw in enumerate(lines):
         name, sep, value = raw.partition(":")
         if not sep or len(name.strip()) > 60:
+            heading = i + 1 < len(lines) and _indent(lines[i + 1]) > _indent(raw) \
+                and len(raw.strip()) <= 60
+            if heading:
+                rows.append((" " * _indent(raw) + raw.strip(" -*•"), ""))
+                continue
             if rows:  # a continuation line of the previous value
                 rows[-1] = (rows[-1][0], f"{rows[-1][1]} {raw.strip()}".strip())
                 continue
             return []
-        indent = len(name) - len(name.lstrip())
-        rows.append((" " * indent + name.strip(" -*•"), value.strip()))
-    return rows
+        rows.append((" " * _indent(name) + name.strip(" -*•"), value.strip()))
+    return rows if any(value for _, value in rows) else []
 
 
 def result_table(content: str) -> Table | None:
@@ -55,7 +66,8 @@ def result_table(content: str) -> Table | None:
     table.add_column("Test", ratio=1, overflow="fold")
     table.add_column("Result", ratio=2, overflow="fold")
     for name, value in rows:
-        table.add_row(literal(name), literal(value))
+        # A panel heading (no value of its own) stands out from the analytes under it.
+        table.add_row(literal(name, "bold") if not value else literal(name), literal(value))
     return table
 
 
@@ -85,6 +97,13 @@ def render_turn(turn: Turn) -> RenderableType:
     return Group(turn_header(turn), body if body is not None else literal(turn.content))
 
 
+#: Why a consultation ended, in words (the stored reason follows in brackets).
+END_WORDS = {"diagnosis": "a diagnosis was given",
+             "budget": "the turn budget ran out before a diagnosis",
+             "cancelled": "cancelled", "error": "an error stopped it",
+             "not started": "it never started"}
+
+
 @dataclass
 class Outcome:
     """How a consultation ended, as shown below its transcript."""
@@ -95,14 +114,35 @@ class Outcome:
     truth: str | None = None
     status: str | None = None
     error: str | None = None
+    #: The rest of the doctor's answer (a physician's diagnosis form, a model's report).
+    differential: list[str] = field(default_factory=list)
+    rationale: str | None = None
+    treatment: str | None = None
+
+    @classmethod
+    def of(cls, row: Any, truth: str | None) -> Outcome:
+        """The outcome of a stored consultation (a `ConsultationSummary`)."""
+        report = row.report
+        return cls(end_reason=row.end_reason, diagnosis=row.diagnosis, correct=row.correct,
+                   truth=truth, status=row.status, error=row.error,
+                   differential=list(report.differential) if report else [],
+                   rationale=report.rationale if report else None,
+                   treatment=report.treatment_plan if report else None)
+
+
+def _ended(o: Outcome) -> str:
+    reason = o.end_reason or o.status or "in progress"
+    words = END_WORDS.get(reason)
+    return f"{words} ({reason})" if words and words != reason else sanitize(reason)
 
 
 def render_outcome(o: Outcome) -> Text:
-    """The end reason, the diagnosis and the verdict, all literal."""
+    """The end reason, the diagnosis (with the differential, rationale and treatment plan
+    when there are any) and the verdict, all literal."""
     out = Text()
     out.append("Ended: ", style="bold")
-    out.append(sanitize(o.end_reason or o.status or "in progress"))
-    if o.error:
+    out.append(_ended(o))
+    if o.error and o.error != o.end_reason:
         out.append("  (" + sanitize(o.error) + ")", style="italic")
     out.append("\nDiagnosis: ", style="bold")
     out.append(sanitize(o.diagnosis) or "none given")
@@ -112,11 +152,18 @@ def render_outcome(o: Outcome) -> Text:
     out.append("\nVerdict: ", style="bold")
     text, style = verdict_words(o)
     out.append(text, style=style)
+    # The rest of the answer after the verdict, so a small screen shows the verdict first.
+    for label, value in (("Differential", "; ".join(o.differential)),
+                         ("Rationale", o.rationale), ("Treatment plan", o.treatment)):
+        if value and value.strip():
+            out.append(f"\n{label}: ", style="bold")
+            out.append(sanitize(value.strip()))
     return out
 
 
 def verdict_words(o: Outcome) -> tuple[str, str]:
-    """The verdict as the results table scores it, and its style.
+    """The verdict as the results table scores it, and its style ('correct' and 'wrong', the
+    words of every table).
 
     Only finished consultations are scored; among them no diagnosis counts as wrong, and a
     diagnosis no moderator could judge is 'undecided' (counted apart from the accuracy).
@@ -124,7 +171,7 @@ def verdict_words(o: Outcome) -> tuple[str, str]:
     if o.correct is True:
         return "correct", "bold green"
     if o.correct is False:
-        return "incorrect", "bold red"
+        return "wrong", "bold red"
     if o.status in (None, "running"):
         return "in progress", "dim"
     if o.status != "finished":
