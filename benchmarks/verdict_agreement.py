@@ -56,13 +56,19 @@ def _cli(home: Path, *args: str) -> str:
     return done.stdout
 
 
+def _first(row: Row, *names: str) -> Any:
+    """A metric under its public name, or the stored name an older revision printed."""
+    return next((row[n] for n in names if n in row), None)
+
+
 def _run_set(name: str, home: Path, db: Path, cases: str | None) -> list[Row]:
     """One offline `bedside run` and its per-consultation results."""
     _cli(home, "run", "--db", str(db), *(["--cases", cases] if cases else []))
     rows = json.loads(_cli(home, "results", "--per-consultation", "--json", "--db", str(db)))
     return sorted(({"set": name, "case": r["case_id"], "kind": "consultation",
                     "answer": r["diagnosis"], "verdict": r["correct"],
-                    "entity_f1": r["entity_f1"], "logicality": r["diagnostic_logicality"]}
+                    "entity_f1": _first(r, "diagnosis_f1", "entity_f1"),
+                    "logicality": _first(r, "diagnosis_named", "diagnostic_logicality")}
                    for r in rows), key=lambda r: r["case"])
 
 
@@ -205,6 +211,7 @@ def main() -> None:
     print(summary(rows))
     if args.rev:
         old = measure_revision(args.rev, args.peers)
+        print(f"\nat {args.rev}:\n{summary(old)}")
         print(f"\nchanges from {args.rev}:\n{compare(old, rows)}")
 
 
