@@ -110,6 +110,22 @@ def test_without_biases_the_requests_and_keys_are_as_before(server: FakeOpenAISe
     assert none.config_key() == described["config_key"]
 
 
+def test_the_one_step_upper_bound_of_a_biased_doctor_is_biased(
+        server: FakeOpenAIServer) -> None:
+    from core.engine import run_one_step_consultation
+
+    (config,) = build_plan({"doctor": ["openai/doc"], "doctor_bias": ["confirmation"],
+                            "patient_bias": ["self_diagnosis"],
+                            "api_base": server.base_url}).configs
+    since = len(server.requests)
+    transcript = asyncio.run(run_one_step_consultation(
+        CASE, config, ListSink(), consultation_id="c-2", llm=LLMClient(api_key=KEY)))
+    (body,) = server.requests[since:]
+    text = body["messages"][0]["content"]
+    assert CONFIRMATION in text and SELF_DIAGNOSIS not in text
+    assert prompt_id("doctor", "confirmation") in transcript.meta["config"]["prompts"]
+
+
 # -- the sweep: 2 doctors × 2 doctor biases × 2 budgets, one resumable run -----------------
 
 SWEEP = ["--cases", "card-001", "--doctor", "openai/doc-a,openai/doc-b", "--doctor-bias",
