@@ -13,7 +13,7 @@ consensus, self-diagnosis) draw it from the case's differential: `hearsay(case)`
 entries that can never be taken for the diagnosis (none that the moderator's rule would
 accept as the primary or a secondary diagnosis, none that contains an accepted name or is
 contained in one), so the patient names a plausible wrong illness and never the right one.
-Only a patient with such a bias gets them in its view (`core.views.patient_view`).
+Only a patient with such a bias gets them in its view (`biased_view`).
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from core.errors import InputError
 
 if TYPE_CHECKING:
     from core.case import Case
+    from core.views import PatientView
 
 Kind = Literal["cognitive", "implicit"]
 NONE = "none"  # the value of a bias factor for an agent without one
@@ -42,14 +43,14 @@ class Bias:
 
 
 PATIENT_BIASES: dict[str, Bias] = {b.name: b for b in (
-    Bias("recency", "cognitive", "a relative just had a wrong illness diagnosed", True),
+    Bias("recency", "cognitive", "a relative recently had a wrong illness", True),
     Bias("frequency", "cognitive", "'lots of people' have a wrong illness", True),
-    Bias("false_consensus", "cognitive", "everyone they know names a wrong illness", True),
+    Bias("false_consensus", "cognitive", "all they know name a wrong illness", True),
     Bias("self_diagnosis", "cognitive", "volunteers a wrong self-diagnosis", True),
     Bias("gender", "implicit", "distrusts the doctor's gender"),
-    Bias("race", "implicit", "distrusts the doctor's racial or ethnic background"),
-    Bias("sexual_orientation", "implicit", "distrusts the doctor's sexual orientation"),
-    Bias("cultural", "implicit", "distrusts the doctor's cultural background"),
+    Bias("race", "implicit", "distrusts the doctor's race or ethnicity"),
+    Bias("sexual_orientation", "implicit", "doubts the doctor's orientation"),
+    Bias("cultural", "implicit", "distrusts the doctor's culture"),
     Bias("education", "implicit", "distrusts the doctor's training"),
     Bias("religion", "implicit", "distrusts the doctor's religion"),
     Bias("socioeconomic", "implicit", "distrusts the doctor's social class"),
@@ -125,6 +126,14 @@ def hearsay(case: Case) -> list[str]:
             continue
         out.append(entry)
     return out
+
+
+def biased_view(case: Case, bias: str | None) -> PatientView:
+    """The patient's view of a case for a patient with `bias`: with the hearsay its biases
+    talk of, if any (`core.views.patient_view` otherwise)."""
+    from core.views import patient_view
+
+    return patient_view(case, hearsay(case) if talks_of_illness(bias) else None)
 
 
 def condition_for(conditions: list[str], case_id: str, bias: str) -> str | None:

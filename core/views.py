@@ -5,7 +5,7 @@ copies of the fields that role may see, so an agent given a view has no path bac
 case:
 - patient: demographics, persona, complaint, symptoms, history. No findings, no tests, no
   truth; a patient biased to talk of an illness also gets the differential's entries that
-  can never be taken for the diagnosis (`core.biases.hearsay`).
+  can never be taken for the diagnosis (`core.biases.biased_view`).
 - examiner: examination findings and test results only.
 - doctor: the objective, up-front images and multiple-choice options only.
 - moderator: the ground-truth diagnosis (and accepted names) only.
@@ -77,14 +77,12 @@ class ModeratorView(_View):
     correct_option: str | None = Field(description="Correct multiple-choice option, if any.")
 
 
-def patient_view(case: Case, bias: str | None = None) -> PatientView:
-    """Cut the patient's view from a case (a deep copy of the patient profile); a patient
-    whose `bias` makes it talk of an illness also gets the hearsay to draw it from."""
-    from core.biases import hearsay, talks_of_illness
-
+def patient_view(case: Case, hearsay: list[str] | None = None) -> PatientView:
+    """Cut the patient's view from a case (a deep copy of the patient profile); `hearsay`
+    only for a biased patient (`core.biases.biased_view` decides and filters it)."""
     return PatientView.model_validate(
         {"case_id": case.id, "language": case.language, "profile": case.patient.model_dump(),
-         "hearsay": hearsay(case) if talks_of_illness(bias) else []})
+         "hearsay": list(hearsay or [])})
 
 
 def examiner_view(case: Case) -> ExaminerView:

@@ -20,7 +20,7 @@ import pytest
 from core.agents.biased_patient import BiasedRetrievalPatient
 from core.agents.moderator import matches
 from core.agents.retrieval_patient import RetrievalPatient
-from core.biases import PATIENT_BIASES, hearsay
+from core.biases import PATIENT_BIASES, biased_view, hearsay
 from core.caseio import load_bundled_cases
 from core.fidelity.patient import QuestionReader, check_patient
 from core.fidelity.record import build_record
@@ -115,21 +115,21 @@ def test_the_table_covers_every_patient_bias() -> None:
 def test_what_each_bias_says_and_when(bias: str) -> None:
     second, added, answer = SEEN[bias]
     questions = [OPENING, second, "When did it start?"]
-    biased = consult(BiasedRetrievalPatient(patient_view(STEMI, bias), bias), questions)
+    biased = consult(BiasedRetrievalPatient(biased_view(STEMI, bias), bias), questions)
     assert biased == [f"{COMPLAINT} {added}", answer, ONSET]
     plain = consult(RetrievalPatient(patient_view(STEMI)), questions)
     assert plain[0] == COMPLAINT and plain[2] == ONSET
 
 
 def test_the_plain_patient_knows_of_no_illness_and_does_not_guess() -> None:
-    assert patient_view(STEMI).hearsay == [] and patient_view(STEMI, "gender").hearsay == []
-    assert patient_view(STEMI, "self_diagnosis").hearsay == STEMI.truth.differential
+    assert patient_view(STEMI).hearsay == [] and biased_view(STEMI, "gender").hearsay == []
+    assert biased_view(STEMI, "self_diagnosis").hearsay == STEMI.truth.differential
     assert consult(RetrievalPatient(patient_view(STEMI)), ["What do you think it is?"]) == [
         "I really don't know what it is — that's why I came to see you."]
 
 
 def test_biases_together_each_speak_and_the_reply_says_which() -> None:
-    patient = BiasedRetrievalPatient(patient_view(STEMI, "self_diagnosis+socioeconomic"),
+    patient = BiasedRetrievalPatient(biased_view(STEMI, "self_diagnosis+socioeconomic"),
                                      "self_diagnosis+socioeconomic")
     text, shown = patient.respond(OPENING, [])
     assert shown == ["self_diagnosis", "socioeconomic"]
@@ -144,7 +144,7 @@ def test_biases_together_each_speak_and_the_reply_says_which() -> None:
 ])
 def test_a_bias_speaks_the_case_language(case_id: str, opening: str, said: str) -> None:
     case = CASES[case_id]
-    patient = BiasedRetrievalPatient(patient_view(case, "self_diagnosis"), "self_diagnosis")
+    patient = BiasedRetrievalPatient(biased_view(case, "self_diagnosis"), "self_diagnosis")
     text, _ = patient.respond(opening, [])
     assert said in text
     assert any(d in text for d in hearsay(case))
@@ -153,7 +153,7 @@ def test_a_bias_speaks_the_case_language(case_id: str, opening: str, said: str) 
 def test_a_case_without_a_differential_makes_the_patient_vague() -> None:
     bare = STEMI.model_copy(update={"truth": STEMI.truth.model_copy(
         update={"differential": []})})
-    text, _ = BiasedRetrievalPatient(patient_view(bare, "frequency"), "frequency").respond(
+    text, _ = BiasedRetrievalPatient(biased_view(bare, "frequency"), "frequency").respond(
         OPENING, [])
     assert text.endswith("Lots of people I know have had something serious lately; it "
                          "seems to be going around.")
@@ -173,7 +173,7 @@ def test_no_bias_ever_names_the_diagnosis_or_a_result() -> None:
         for entry in hearsay(case):
             assert not matches(entry, accepted, case.truth.icd10), (case.id, entry)
         for bias in PATIENT_BIASES:
-            patient = BiasedRetrievalPatient(patient_view(case, bias), bias)
+            patient = BiasedRetrievalPatient(biased_view(case, bias), bias)
             for i, (q, a) in enumerate(zip(questions, consult(patient, questions),
                                            strict=True)):
                 leak = check_patient(reader, q, a, index=i, agent="retrieval").checks["leak"]

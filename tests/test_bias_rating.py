@@ -77,3 +77,32 @@ def test_the_consultations_own_patient_rates_with_its_bias(
                      "openai/rater", "--api-base", server.base_url]) == 0
         assert _ratings(server, since) == []
         assert "4 already scored" in capsys.readouterr().out
+
+
+def test_who_rates_each_kind_of_patient_with_own() -> None:
+    from core.records.runs import ConsultationSummary
+    from core.usecases.rating_patient import HUMAN_PATIENT, NO_PATIENT_CONFIG, own
+
+    made: list[str] = []
+
+    def make(spec):  # type: ignore[no-untyped-def]
+        made.append(f"{spec.model} stream={spec.stream}")
+        return lambda messages: None
+
+    resolve = own(make)
+
+    def summary(patient: dict | None) -> ConsultationSummary:
+        return ConsultationSummary(id="c", case_id="card-001", status="finished",
+                                   config={"patient": patient} if patient else {})
+
+    assert resolve(summary({"kind": "retrieval", "bias": "gender"})) == OFFLINE_PATIENT
+    assert resolve(summary({"kind": "human", "label": "human:sam"})) == HUMAN_PATIENT
+    assert resolve(summary(None)) == NO_PATIENT_CONFIG
+    got = resolve(summary({"kind": "llm", "model": "openai/p", "temperature": 0.3,
+                           "bias": "religion"}))
+    assert not isinstance(got, str)
+    assert got[1].model == "openai/p" and got[1].params["patient_bias"] == "religion"
+    assert got[1].params["temperature"] == 0.3
+    resolve(summary({"kind": "llm", "model": "openai/p", "temperature": 0.3,
+                     "bias": "religion"}))
+    assert made == ["openai/p stream=False"]  # one caller per model spec, not streamed

@@ -20,11 +20,12 @@ from core.agents.moderator import ExactModerator
 from core.agents.retrieval_examiner import RetrievalExaminer
 from core.agents.retrieval_patient import RetrievalPatient
 from core.agents.scripted_doctor import ScriptedDoctor
+from core.biases import biased_view
 from core.case import Case
 from core.config import AgentSpec, ConsultationConfig
 from core.errors import BedsideError
 from core.llm import LLMClient
-from core.views import doctor_view, examiner_view, moderator_view, patient_view
+from core.views import doctor_view, examiner_view, moderator_view
 
 
 @dataclass
@@ -69,7 +70,7 @@ def _patient(case: Case, config: ConsultationConfig, human_input: HumanInput | N
     """The patient from its view (with the hearsay its biases need): the retrieval patient
     (biased by rules when it has biases), a model, or an actor in the app."""
     spec = config.patient
-    view = patient_view(case, spec.bias)
+    view = biased_view(case, spec.bias)
     if spec.kind == "retrieval":
         return BiasedRetrievalPatient(view, spec.bias) if spec.bias else RetrievalPatient(view)
     if spec.kind == "llm":

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from core.biases import biased_view
 from core.case import Case
 from core.errors import ModelError
 from core.metrics.base import Metrics, defined, undefined
@@ -22,7 +23,6 @@ from core.prompts import PATIENT_RATING
 from core.prompts.bias import hashes, patient_paragraphs
 from core.prompts.render import render_profile
 from core.transcript import Role, Transcript
-from core.views import patient_view
 
 BIAS_PARAM = "patient_bias"  # the rating patient's parameter naming its biases
 MEASURES = {"confidence": "pr_confidence", "compliance": "pr_compliance",
@@ -50,7 +50,7 @@ def rating_messages(case: Case, transcript: Transcript,
     """The rating patient's single user message, built from the patient's view only; a
     biased patient's profile is followed by its bias paragraphs (those it consulted with,
     `core.prompts.bias`), so it rates as the patient it was."""
-    view = patient_view(case, bias)
+    view = biased_view(case, bias)
     profile = "\n".join([render_profile(view), *patient_paragraphs(view, bias)])
     text = PATIENT_RATING.format(profile=profile,
                                  dialogue=dialogue_text(transcript) or "(no dialogue)")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 UNKNOWN_ILLNESS = "something serious"
 
-_KEEP_FACTS = "Your facts stay exactly as written above."
+_KEEP_FACTS = "None of this changes the facts of your story."
 _ONCE = ("Say so once, early in the consultation, in your own words; after that it shows in "
          "how guarded you are and how readily you accept the doctor's questions and advice. "
          + _KEEP_FACTS)

@@ -36,9 +36,9 @@ def actor_brief(case: Case, bias: str | None) -> ActorBrief:
     from core.prompts import language_name
     from core.prompts.bias import patient_paragraphs
     from core.prompts.render import render_profile
-    from core.views import patient_view
+    from core.biases import biased_view
 
-    view = patient_view(case, bias)
+    view = biased_view(case, bias)
     return ActorBrief(language=language_name(view.language), profile=render_profile(view),
                       bias=patient_paragraphs(view, bias))
 
