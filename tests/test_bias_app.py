@@ -195,3 +195,19 @@ async def test_the_home_help_and_the_readme_name_the_play_patient_key(tmp_path: 
         await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         assert ("h", "Play patient") in app.screen.bindings_shown
         assert "'Play patient' (h)" in app.screen.notes
+
+
+def test_a_human_patient_only_plays_in_its_own_screen() -> None:
+    from core.errors import InputError
+    from core.usecases.patient_play import actor_config
+    from core.usecases.play import human_config
+    from tui.app.screens.forms_batch import parse_batch
+
+    assert "press h at home" in str(parse_batch("", "offline", "4", "", patient="human:sam"))
+    with pytest.raises(InputError, match="field 'patient'"):
+        human_config("ana", patient="human:sam")
+    with pytest.raises(InputError, match="field 'doctor'"):
+        actor_config("sam", doctor="human:ana")
+    config = actor_config("sam", bias="gender")
+    assert (config.patient.kind, config.patient.label, config.patient.bias) == \
+        ("human", "human:sam", "gender")

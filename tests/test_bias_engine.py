@@ -93,6 +93,24 @@ def test_each_bias_reaches_its_own_agent_and_nobody_else(server: FakeOpenAIServe
         assert described["prompts"][pid] == PROMPTS[pid].sha256
 
 
+def test_every_bias_reaches_its_own_agent_only(server: FakeOpenAIServer) -> None:
+    """All eleven patient biases and all twelve doctor biases at once ('+'-joined): each
+    paragraph in every request of its own agent and in no other request."""
+    from core.biases import DOCTOR_BIASES, PATIENT_BIASES
+
+    transcript, texts = _play(server, patient_bias=["+".join(PATIENT_BIASES)],
+                              doctor_bias=["+".join(DOCTOR_BIASES)])
+    mine = {role: [PROMPTS[prompt_id(role, n)].text.split("{condition}")[0]
+                   for n in table] for role, table in (("patient", PATIENT_BIASES),
+                                                       ("doctor", DOCTOR_BIASES))}
+    for role, role_texts in texts.items():
+        for text in role_texts:
+            for owner, paragraphs in mine.items():
+                for paragraph in paragraphs:
+                    assert (paragraph in text) == (role == owner), (role, paragraph[:40])
+    assert len(transcript.meta["config"]["prompts"]) >= 23 + 7
+
+
 def test_without_biases_the_requests_and_keys_are_as_before(server: FakeOpenAIServer) -> None:
     transcript, texts = _play(server)
     biased = [p.text.split("{")[0][:60] for i, p in PROMPTS.items() if i.startswith("bias/")]

@@ -43,7 +43,10 @@ def human_config(name: str, patient: str = "retrieval", examiner: str = "retriev
     Raises InputError (one line) for a bad agent or bias."""
     from core.biases import parse_biases
     from core.config import agents_config
+    from core.errors import InputError
 
+    if patient.strip().partition(":")[0] == "human":
+        raise InputError("cannot be human when a physician plays the doctor", field="patient")
     config = agents_config("human", patient, examiner, api_base, max_turns=max_turns)
     doctor = config.doctor.model_copy(update={"label": f"human:{name}"})
     bias = parse_biases(patient_bias, "patient", "patient bias") if patient_bias else None

@@ -173,6 +173,9 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
         except InputError as err:
             return err.reason
         base = self._value("api-base")
+        if self._value("patient").partition(":")[0] == "human":
+            return "You play the doctor: the patient is 'retrieval' or a model (press h at " \
+                "home to play a patient)."
         return check_api_base(base) or check_agent(self._value("patient") or "retrieval",
                                                    "patient", base or None) \
             or check_agent(self._value("examiner") or "retrieval", "examiner", base or None)
