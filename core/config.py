@@ -24,7 +24,7 @@ AgentKind = Literal["retrieval", "scripted", "human", "exact", "llm", "replay"]
 # Which kinds may play which role (the model-free ones are role-specific).
 ROLE_KINDS: dict[str, set[str]] = {
     "doctor": {"scripted", "human", "llm", "replay"},
-    "patient": {"retrieval", "llm"},
+    "patient": {"retrieval", "llm", "human"},  # human: an actor in the app
     "examiner": {"retrieval", "llm"},
     "moderator": {"exact", "llm"},
 }
@@ -59,6 +59,9 @@ class AgentSpec(BaseModel):
     script_hash: str | None = Field(None, description="Replay doctor: sha256 of the replay "
                                     "file's content, so a changed file is a new "
                                     "configuration.")
+    bias: str | None = Field(None, description="The agent's biases (`core.biases`): names "
+                             "joined with '+' in the registry's order, e.g. "
+                             "'self_diagnosis+gender'; None for none.")
 
     def display(self) -> str:
         """Short label: the explicit label, the model string, or the kind."""
@@ -79,7 +82,8 @@ class AgentSpec(BaseModel):
 
 
 #: Fields added to AgentSpec after keys were stored, with their "as before" value.
-_AS_BEFORE: dict[str, Any] = {"response_format": "text", "script": None, "script_hash": None}
+_AS_BEFORE: dict[str, Any] = {"response_format": "text", "script": None, "script_hash": None,
+                              "bias": None}
 #: The same for ConsultationConfig.
 _CONFIG_AS_BEFORE: dict[str, Any] = {"solver": "interactive", "solver_options": {}}
 

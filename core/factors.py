@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from core.biases import BIASES, NONE, parse_biases
 from core.config import ConsultationConfig, check_value, parse_agent
 from core.consultation_state import agent_label
 from core.errors import InputError
@@ -75,6 +76,9 @@ def _agent(role: str, note: str = "") -> Callable[[str, Params], Any]:
         if role == "doctor" and head == "human":
             raise InputError("a human doctor cannot play in a batch: play as doctor in the "
                              "app (run `bedside` and press p)", field="--doctor")
+        if role == "patient" and head == "human":
+            raise InputError("a human patient cannot play in a batch: play the patient in "
+                             "the app (run `bedside` and press h)", field="--patient")
         try:
             return parse_agent(text, role, **params)
         except InputError as err:
@@ -126,6 +130,42 @@ def _read_max_turns(described: Described) -> str:
     return str(described.get("max_turns", 20))
 
 
+# -- the biases -----------------------------------------------------------------------------
+
+def _bias(role: str) -> Callable[[str, Params], Any]:
+    def parse(text: str, params: Params) -> Any:
+        return parse_biases(text, role)
+    return parse
+
+
+def _set_bias(role: str) -> Callable[[ConsultationConfig, Any], ConsultationConfig]:
+    """The agent of `role` with the bias. A doctor bias is an instruction to a model
+    doctor: the scripted and replay doctors follow no instructions and are refused one."""
+    def apply(config: ConsultationConfig, value: Any) -> ConsultationConfig:
+        spec = getattr(config, role)
+        if value is not None and role == "doctor" and spec.kind != "llm":
+            raise InputError(f"the doctor '{spec.display()}' cannot have a bias: a doctor "
+                             "bias is an instruction to a model doctor (give --doctor MODEL)",
+                             field="--doctor-bias")
+        return config.model_copy(update={role: spec.model_copy(update={"bias": value})})
+    return apply
+
+
+def _read_bias(role: str) -> Callable[[Described], str]:
+    def read(described: Described) -> str:
+        spec = described.get(role)
+        return (spec.get("bias") if isinstance(spec, dict) else None) or NONE
+    return read
+
+
+def _bias_factor(role: str) -> Factor:
+    known = BIASES[role]
+    return Factor(f"{role}_bias", "NAME", f"{role} bias: none (default) or one of "
+                  f"{', '.join(known)}; several at once joined with '+'", NONE,
+                  _bias(role), _set_bias(role), _read_bias(role), combine="+",
+                  choices=(NONE, *known))
+
+
 _MODEL = " or a model string"
 FACTORS: dict[str, Factor] = {f.name: f for f in (
     Factor("doctor", "AGENT", "scripted (default), a model string, or replay:FILE (a replay "
@@ -143,6 +183,8 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
            _read_moderators, combine="+,", choices=("exact",)),
     Factor("max_turns", "N", "doctor turn budget, 1 to 200 (default 20)", "20",
            _max_turns, _set("max_turns"), _read_max_turns),
+    _bias_factor("patient"),
+    _bias_factor("doctor"),
 )}
 # Keys `bedside results --by` takes besides the factors: the doctor as shown (one-step rows
 # tagged) and the case's labels.

@@ -14,6 +14,7 @@ from typing import Any
 
 from core import prompts
 from core.config import ConsultationConfig
+from core.prompts.bias import config_hashes
 
 PACKAGES = ("bedside", "litellm", "openai", "pydantic", "rapidfuzz", "pyyaml", "sqlite-utils")
 
@@ -35,7 +36,7 @@ def describe_config(config: ConsultationConfig) -> dict[str, Any]:
     roles = {"doctor": config.doctor.kind, "patient": config.patient.kind,
              "examiner": config.examiner.kind,
              "moderator": ",".join(dict.fromkeys(m.kind for m in config.moderators))}
-    data["prompts"] = prompts.hashes_for(roles)
+    data["prompts"] = {**prompts.hashes_for(roles), **config_hashes(config)}
     return data
 
 

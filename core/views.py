@@ -4,7 +4,8 @@ The information partition lives here. A view is a separate, frozen pydantic mode
 copies of the fields that role may see, so an agent given a view has no path back to the
 case:
 - patient: demographics, persona, complaint, symptoms, history. No findings, no tests, no
-  truth.
+  truth; a patient biased to talk of an illness also gets the differential's entries that
+  can never be taken for the diagnosis (`core.biases.biased_view`).
 - examiner: examination findings and test results only.
 - doctor: the objective, up-front images and multiple-choice options only.
 - moderator: the ground-truth diagnosis (and accepted names) only.
@@ -36,6 +37,10 @@ class PatientView(_View):
     """What the simulated patient knows."""
 
     profile: PatientProfile = Field(description="The patient's own knowledge of themself.")
+    hearsay: list[str] = Field(
+        default_factory=list, description="Illnesses the patient has heard of, for a bias "
+        "that makes it talk of one: the case's differential less anything that could be "
+        "taken for the diagnosis (`core.biases.hearsay`); empty for any other patient.")
 
     @property
     def symptoms(self) -> list[Symptom]:
@@ -72,10 +77,12 @@ class ModeratorView(_View):
     correct_option: str | None = Field(description="Correct multiple-choice option, if any.")
 
 
-def patient_view(case: Case) -> PatientView:
-    """Cut the patient's view from a case (a deep copy of the patient profile)."""
+def patient_view(case: Case, hearsay: list[str] | None = None) -> PatientView:
+    """Cut the patient's view from a case (a deep copy of the patient profile); `hearsay`
+    only for a biased patient (`core.biases.biased_view` decides and filters it)."""
     return PatientView.model_validate(
-        {"case_id": case.id, "language": case.language, "profile": case.patient.model_dump()})
+        {"case_id": case.id, "language": case.language, "profile": case.patient.model_dump(),
+         "hearsay": list(hearsay or [])})
 
 
 def examiner_view(case: Case) -> ExaminerView:

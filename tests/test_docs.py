@@ -119,6 +119,7 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
     from tui.app.screens.forms import DiagnosisScreen, PlaySetup, PlaySetupScreen
     from tui.app.screens.forms_batch import StartBatchScreen
     from tui.app.screens.live import LiveScreen
+    from tui.app.screens.patient_play import ActorSetup, ActorSetupScreen, PatientPlayScreen
     from tui.app.screens.play import PlayScreen
     from tui.app.screens.results import ResultsScreen
     from tui.app.screens.study_form import StudyFormScreen
@@ -135,6 +136,8 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
         "DiagnosisScreen": DiagnosisScreen, "ConfirmScreen": lambda: ConfirmScreen("Sure?"),
         "StartBatchScreen": StartBatchScreen,
         "PlayScreen": lambda: PlayScreen(case, PlaySetup("ana", case.id), hidden=False),
+        "ActorSetupScreen": lambda: ActorSetupScreen(case.id, "sam"),
+        "PatientPlayScreen": lambda: PatientPlayScreen(case, ActorSetup("sam", case.id)),
     }
 
 

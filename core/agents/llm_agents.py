@@ -19,6 +19,7 @@ from core.agents.retrieval_examiner import is_vague
 from core.agents.templates import phrase
 from core.config import AgentSpec
 from core.errors import ModelError
+from core.prompts.bias import doctor_paragraphs, patient_paragraphs, with_paragraphs
 from core.prompts.render import render_profile
 from core.transcript import FinalReport, Role, Turn, Verdict
 from core.views import DoctorView, ExaminerView, ModeratorView, PatientView
@@ -33,15 +34,16 @@ PATIENT_PROMPT, EXAMINER_PROMPT = prompts.ROLE_PROMPTS["patient"][0], \
 
 
 class LLMDoctor:
-    """A model playing the doctor."""
+    """A model playing the doctor (its biases' paragraphs in its instructions)."""
 
     def __init__(self, view: DoctorView, spec: AgentSpec, client: LLMClient,
                  max_turns: int) -> None:
         options = ("Possible diagnoses to choose from: " + "; ".join(view.options)
                    if view.options else "")
-        self.system = prompts.get("doctor/v1").format(
+        self.system = with_paragraphs(prompts.get("doctor/v1").format(
             objective=view.objective, max_turns=max_turns,
-            language_name=prompts.language_name(view.language), options=options)
+            language_name=prompts.language_name(view.language), options=options),
+            doctor_paragraphs(spec.bias))
         self.spec, self.client, self.label = spec, client, spec.display()
 
     def messages(self, turns: list[Turn], last: bool) -> Messages:
@@ -94,11 +96,13 @@ def parse_report(text: str) -> FinalReport:
 
 
 class LLMPatient:
-    """A model playing the patient, from its PatientView only."""
+    """A model playing the patient, from its PatientView only (and its biases' paragraphs,
+    `core.prompts.bias`)."""
 
     def __init__(self, view: PatientView, spec: AgentSpec, client: LLMClient) -> None:
-        self.system = prompts.get(PATIENT_PROMPT).format(
-            profile=render_profile(view), language_name=prompts.language_name(view.language))
+        self.system = with_paragraphs(prompts.get(PATIENT_PROMPT).format(
+            profile=render_profile(view), language_name=prompts.language_name(view.language)),
+            patient_paragraphs(view, spec.bias))
         self.spec, self.client, self.label = spec, client, spec.display()
 
     async def answer(self, question: str, turns: list[Turn], on_delta: DeltaFn) -> Reply:

@@ -2,8 +2,10 @@
 given only its own profile and what it heard — the doctor's words and its own, never the
 examiner's results or a moderator's verdict — rates 1–10 its confidence in the doctor
 (pr_confidence), its willingness to follow the therapy (pr_compliance) and to consult this
-doctor again (pr_consult_again). The reply is parsed tolerantly (JSON, fenced JSON,
-'confidence: 7/10' lines); a missing or out-of-range rating gives None with a reason.
+doctor again (pr_consult_again). A patient that consulted with biases rates with them
+(its bias paragraphs after its profile; `patient_bias` among the rater's parameters). The
+reply is parsed tolerantly (JSON, fenced JSON, 'confidence: 7/10' lines); a missing or
+out-of-range rating gives None with a reason.
 """
 
 from __future__ import annotations
@@ -11,16 +13,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from core.biases import biased_view
 from core.case import Case
 from core.errors import ModelError
 from core.metrics.base import Metrics, defined, undefined
 from core.metrics.llmcall import (RAW_KEEP, Complete, JudgeInfo, call_text, key_values,
                                   norm_key, parse_json_object)
 from core.prompts import PATIENT_RATING
+from core.prompts.bias import hashes, patient_paragraphs
 from core.prompts.render import render_profile
 from core.transcript import Role, Transcript
-from core.views import patient_view
 
+BIAS_PARAM = "patient_bias"  # the rating patient's parameter naming its biases
 MEASURES = {"confidence": "pr_confidence", "compliance": "pr_compliance",
             "consult_again": "pr_consult_again"}
 _ALIASES = {"confidence_in_doctor": "confidence", "trust": "confidence",
@@ -41,9 +45,14 @@ def dialogue_text(transcript: Transcript) -> str:
                      if t.role in _SPEAKERS)
 
 
-def rating_messages(case: Case, transcript: Transcript) -> list[dict[str, str]]:
-    """The rating patient's single user message, built from the patient's view only."""
-    text = PATIENT_RATING.format(profile=render_profile(patient_view(case)),
+def rating_messages(case: Case, transcript: Transcript,
+                    bias: str | None = None) -> list[dict[str, str]]:
+    """The rating patient's single user message, built from the patient's view only; a
+    biased patient's profile is followed by its bias paragraphs (those it consulted with,
+    `core.prompts.bias`), so it rates as the patient it was."""
+    view = biased_view(case, bias)
+    profile = "\n".join([render_profile(view), *patient_paragraphs(view, bias)])
+    text = PATIENT_RATING.format(profile=profile,
                                  dialogue=dialogue_text(transcript) or "(no dialogue)")
     return [{"role": "user", "content": text}]
 
@@ -77,14 +86,19 @@ def parse_ratings(text: str) -> dict[str, float | None]:
 
 async def rate_consultation(case: Case, transcript: Transcript, complete: Complete, *,
                             info: JudgeInfo | None = None) -> Metrics:
-    """The three pr_* metrics of one consultation."""
+    """The three pr_* metrics of one consultation. The rating patient's biases are one of
+    its parameters (`patient_bias`, as the consultation's patient had them): recorded with
+    each value, part of its cache key, and their paragraphs' hashes beside the prompt's."""
     info = info or JudgeInfo()
+    bias = info.params.get(BIAS_PARAM)
     rater = {"model": info.model, "params": info.params, "prompt_id": PATIENT_RATING.id,
              "prompt_hash": PATIENT_RATING.sha256}
+    if bias:
+        rater["bias_prompts"] = hashes("patient", bias)
     if not any(t.role == Role.DOCTOR for t in transcript.turns):
         return {n: undefined("no doctor turns to rate", rater=rater) for n in MEASURES.values()}
     try:
-        text, _ = await call_text(complete, rating_messages(case, transcript))
+        text, _ = await call_text(complete, rating_messages(case, transcript, bias))
     except ModelError as err:
         return {n: undefined(f"patient call failed: {err}", rater=rater, failed=True)
                 for n in MEASURES.values()}

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import fidelity_texts, metric_texts, texts
+from core.prompts import bias_texts, fidelity_texts, metric_texts, texts
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,15 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("fidelity-grader-examiner/v1", fidelity_texts.GRADER_EXAMINER),
     )
 }
+# The bias paragraphs (`bias_texts`, added to a model agent's instructions by
+# `core.prompts.bias`), by role and bias name, and the illness a patient names when the
+# case's differential has none to offer.
+PROMPTS.update({f"bias/{role}/{name}/v1": Prompt(f"bias/{role}/{name}/v1", text)
+                for role, table in (("patient", bias_texts.PATIENT),
+                                    ("doctor", bias_texts.DOCTOR))
+                for name, text in table.items()})
+UNKNOWN_ILLNESS = Prompt("bias/patient/unknown-illness/v1", bias_texts.UNKNOWN_ILLNESS)
+PROMPTS[UNKNOWN_ILLNESS.id] = UNKNOWN_ILLNESS
 # The metric prompts (and the one-step doctor's), by name; the judge's rubric is part of
 # what its grades depend on, so its hash covers template and rubric (report_score).
 REPORT_JUDGE = PROMPTS["metric-report-judge/v1"]
@@ -85,6 +94,8 @@ OFFLINE_AGENTS: dict[tuple[str, str], str] = {
     ("examiner", "retrieval"): "core.agents.retrieval_examiner",
     ("doctor", "scripted"): "core.agents.scripted_doctor",
     ("moderator", "exact"): "core.agents.moderator",
+    # The rules by which the retrieval patient shows its biases (hashed only when it has one).
+    ("patient-bias", "retrieval"): "core.agents.biased_patient",
 }
 
 LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German",

@@ -2,10 +2,11 @@
 case at once — presenting problem, history, examination findings and test results, never
 the ground truth — and answers in one call with `DIAGNOSIS READY:` and a five-part report.
 
-It is the upper bound of a configuration: its model doctor, the deterministic verdict
-only, stored in the same run under the key `one_step:<config key>` with origin and mode
-'one_step' and the one-step prompt's hash, so it is scored like any consultation and shown
-beside the interactive runs (its pathway metrics are None: 'one-step mode has no pathway').
+It is the upper bound of a configuration: its model doctor (its biases' paragraphs after
+the record), the deterministic verdict only, stored in the same run under the key
+`one_step:<config key>` with origin and mode 'one_step' and the one-step prompt's hash, so
+it is scored like any consultation and shown beside the interactive runs (its pathway
+metrics are None: 'one-step mode has no pathway').
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from core.case import Case
 from core.config import AgentSpec, ConsultationConfig
 from core.errors import BedsideError
 from core.prompts import ONE_STEP_DOCTOR, language_name
+from core.prompts.bias import doctor_paragraphs, hashes, with_paragraphs
 from core.prompts.render import render_profile
 from core.protocol import parse_doctor_message
 from core.solvers.base import BaseSolver
@@ -49,11 +51,12 @@ def full_record(case: Case) -> str:
     return "\n".join(lines)
 
 
-def one_step_messages(case: Case) -> Messages:
-    """The single message of a one-step consultation."""
+def one_step_messages(case: Case, bias: str | None = None) -> Messages:
+    """The single message of a one-step consultation; a biased doctor's paragraphs follow
+    it (`core.prompts.bias`), as they follow its instructions in a consultation."""
     text = ONE_STEP_DOCTOR.format(record=full_record(case),
                                   language_name=language_name(case.language))
-    return [{"role": "user", "content": text}]
+    return [{"role": "user", "content": with_paragraphs(text, doctor_paragraphs(bias))}]
 
 
 class OneStepSolver(BaseSolver):
@@ -78,7 +81,8 @@ class OneStepSolver(BaseSolver):
     def describe(self, config: ConsultationConfig, described: dict[str, Any]) -> dict[str, Any]:
         """Its own key, the mode, and the one-step prompt instead of the agents' prompts."""
         described.update(config_key=one_step_key(config), mode=ONE_STEP,
-                         prompts={ONE_STEP_DOCTOR.id: ONE_STEP_DOCTOR.sha256})
+                         prompts={ONE_STEP_DOCTOR.id: ONE_STEP_DOCTOR.sha256,
+                                  **hashes("doctor", config.doctor.bias)})
         return described
 
     def judges(self, config: ConsultationConfig) -> list[AgentSpec]:
@@ -93,7 +97,7 @@ class OneStepSolver(BaseSolver):
         ctx.start_turn(Role.DOCTOR, 1)
         complete = self.complete or complete_from_spec(spec, ctx.llm)
         started, t0 = utc_now(), time.perf_counter()
-        got = await ctx.guard(complete(one_step_messages(ctx.case)))
+        got = await ctx.guard(complete(one_step_messages(ctx.case, spec.bias)))
         reply = Reply(text=got) if isinstance(got, str) else got
         action = parse_doctor_message(reply.text)
         diagnosis = action.diagnosis if action.kind == "diagnosis" else None

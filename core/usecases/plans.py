@@ -117,7 +117,11 @@ def build_plan(given: dict[str, Any], run_file: RunFile | None = None) -> RunPla
     settings = _settings(src)
     params = {k: settings[k] for k in _MODEL_PARAMS if settings[k] is not None}
     base = ConsultationConfig(seed=settings["seed"], final_report=settings["final_report"])
-    configs = grid(_factor_values(src, params), base)
+    try:
+        configs = grid(_factor_values(src, params), base)
+    except InputError as err:  # a value that does not fit another factor's (a doctor bias
+        # for a scripted doctor): told where that value came from
+        raise src.error((err.field or "").lstrip("-").replace("-", "_"), err) from None
     if settings["one_step"] and not any(c.doctor.kind == "llm" for c in configs):
         raise src.error("one_step", InputError(
             "needs a model doctor (e.g. --doctor openai/gpt-4o-mini); the scripted doctor "

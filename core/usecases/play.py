@@ -35,36 +35,57 @@ def load_engine() -> ModuleType:
 
 
 def human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
-                 api_base: str | None = None, *, max_turns: int = 20) -> Any:
+                 api_base: str | None = None, *, max_turns: int = 20,
+                 patient_bias: str | None = None) -> Any:
     """The consultation config of a physician session: `human:NAME` plays the doctor; the
     patient and examiner are agent strings (`retrieval`, offline, by default, or a model
-    string reached through `api_base`). Raises InputError (one line) for a bad agent."""
+    string reached through `api_base`), the patient with `patient_bias` (`core.biases`).
+    Raises InputError (one line) for a bad agent or bias."""
+    from core.biases import parse_biases
     from core.config import agents_config
+    from core.errors import InputError
 
+    if patient.strip().partition(":")[0] == "human":
+        raise InputError("cannot be human when a physician plays the doctor", field="patient")
     config = agents_config("human", patient, examiner, api_base, max_turns=max_turns)
     doctor = config.doctor.model_copy(update={"label": f"human:{name}"})
-    return config.model_copy(update={"doctor": doctor})
+    bias = parse_biases(patient_bias, "patient", "patient bias") if patient_bias else None
+    return config.model_copy(update={
+        "doctor": doctor, "patient": config.patient.model_copy(update={"bias": bias})})
 
 
 async def run_human(store: RunsStore, case: Case, *, name: str, budget: int,
                     patient: str = "retrieval", examiner: str = "retrieval",
-                    api_base: str | None = None, consultation_id: str, sink: EventSink,
+                    api_base: str | None = None, patient_bias: str | None = None,
+                    consultation_id: str, sink: EventSink,
                     next_action: Callable[..., Awaitable[Any]],
                     cancel_event: asyncio.Event) -> Transcript | None:
     """Run one physician session through the engine, recording every event as it happens
     (and passing it on to `sink`, e.g. the play screen). `next_action` is awaited for each
     of the physician's turns."""
+    config = human_config(name, patient, examiner, api_base, max_turns=budget,
+                          patient_bias=patient_bias)
+    return await run_session(store, case, config, consultation_id=consultation_id,
+                             sink=sink, human_input=next_action, cancel_event=cancel_event)
+
+
+async def run_session(store: RunsStore, case: Case, config: Any, *, consultation_id: str,
+                      sink: EventSink, human_input: Callable[..., Awaitable[Any]],
+                      cancel_event: asyncio.Event) -> Transcript | None:
+    """Run one consultation with a person in it (`human_input` gives their turns: the
+    doctor's, or the patient's answers) through the engine, every event recorded as it
+    happens and passed on to `sink`. Stopped by its user — the task cancelled, or the
+    cancel event set — it is stored as cancelled."""
     from core.usecases.runs import cancel_consultation
 
     if not store.has_case(case.id):
         store.save_cases([case])
     fan = FanOut(store.recorder(), sink)
     engine = load_engine()
-    config = human_config(name, patient, examiner, api_base, max_turns=budget)
     try:
         result: Transcript | None = await engine.run_consultation(
             case, config, fan, consultation_id=consultation_id, cancel_event=cancel_event,
-            human_input=next_action)
+            human_input=human_input)
         return result
     except asyncio.CancelledError:
         cancel_consultation(store, consultation_id, fan)

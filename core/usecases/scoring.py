@@ -22,6 +22,7 @@ from core.errors import NotFoundError
 from core.metrics.base import Metrics, undefined
 from core.ports.runs import CaseStore, RunsStore
 from core.records.runs import ConsultationSummary
+from core.usecases.rating_patient import Resolver, fixed
 
 log = logging.getLogger("bedside.metrics")
 Finder = Callable[[str], Case | None]
@@ -107,59 +108,76 @@ class ScoreSummary(BaseModel):
                          "stored with the same key.")
     no_report: int = Field(0, description="Judged 'no final report' (undefined, no call).")
     no_case: int = Field(0, description="Placeholder case: nothing to judge against.")
+    no_rater: int = Field(0, description="Consultations whose own patient gives no ratings "
+                          "(offline or human; `--rating-patient own`): undefined, no call.")
     failures: list[tuple[str, str]] = Field(default_factory=list, description="(consultation, "
                                             "reason) of each failed consultation.")
 
 
 async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any = None,
                       judge_info: Any = None, patient: Any = None, patient_info: Any = None,
+                      rating_patient: Resolver | None = None,
                       recompute: bool = False, find_case: Finder | None = None,
                       concurrency: int = 4, progress: Progress | None = None) -> ScoreSummary:
-    """Grade the reports (`judge`) and collect the patient ratings (`patient`) of the
-    finished consultations of a run (all runs when `run_id` is None).
+    """Grade the reports (`judge`) and collect the patient ratings of the finished
+    consultations of a run (all runs when `run_id` is None).
 
     `judge` / `patient` are `core.metrics.llmcall.Complete` callables; None skips that
-    metric. Each value is stored the moment it exists, with the cache key of (metric, model,
-    parameters, prompt hash, case); a consultation whose stored key matches is skipped
-    unless `recompute`, and failed calls are tried again next time. A failure is recorded
-    per consultation and the others go on. `progress(done, total, consultation, what)` is
-    called after each consultation.
+    metric. The patient rates as the consultation's patient, biases included; instead of a
+    fixed `patient`, `rating_patient` says per consultation who rates, or why nobody does
+    (`core.usecases.rating_patient`). Each value is stored the moment it exists, with the
+    cache key of (metric, model, parameters, prompt hash, case); a consultation whose stored
+    key matches is skipped unless `recompute`, and failed calls are tried again next time. A
+    failure is recorded per consultation and the others go on. `progress(done, total,
+    consultation, what)` is called after each consultation.
     """
     from core.metrics.llmcall import JudgeInfo
 
     get = _cached(find_case or case_finder(store))
-    jobs = [(c.id, found, _one_step(c))
-            for c in store.list_consultations(run_id=run_id, status="finished")
+    jobs = [(c, found) for c in store.list_consultations(run_id=run_id, status="finished")
             if (found := get(c.case_id)) is not None]
     summary = ScoreSummary(total=len(jobs))
-    keys = _stored_keys(store, [cid for cid, _, _ in jobs])
+    keys = _stored_keys(store, [c.id for c, _ in jobs])
     gate = asyncio.Semaphore(max(1, concurrency))
-    roles = [r for r in (("judge", judge, judge_info or JudgeInfo()),
-                         ("patient", patient, patient_info or JudgeInfo())) if r[1] is not None]
+    rater = rating_patient or (fixed(patient, patient_info or JudgeInfo())
+                               if patient is not None else None)
+    judging = [("judge", judge, judge_info or JudgeInfo())] if judge is not None else []
     done = 0
 
-    async def one(cid: str, case: Case, digest: str, one_step: bool) -> None:
+    async def one(c: ConsultationSummary, case: Case, digest: str) -> None:
         nonlocal done
         async with gate:
             try:
-                # A one-step consultation has no patient in it: nobody to rate the doctor.
-                mine = [r for r in roles if not (one_step and r[0] == "patient")]
-                if len(mine) < len(roles):
-                    store.save_metrics(cid, {n: undefined(ONE_STEP_NO_PATIENT)
-                                             for n in _ROLE_NAMES["patient"]}, case_hash=digest)
-                what = await _score_one(store, cid, case, digest, mine, keys.get(cid, {}),
+                mine = [*judging, *_rater(store, c, rater, digest, summary)]
+                what = await _score_one(store, c.id, case, digest, mine, keys.get(c.id, {}),
                                         recompute, summary)
             except Exception as err:  # isolate: this consultation fails, the others go on
-                log.exception("scoring %s failed", cid)
+                log.exception("scoring %s failed", c.id)
                 what = f"failed ({type(err).__name__})"
-                summary.failures.append((cid, f"{type(err).__name__}: {err}"[:300]))
+                summary.failures.append((c.id, f"{type(err).__name__}: {err}"[:300]))
         done += 1
         if progress is not None:
-            progress(done, summary.total, cid, what)
+            progress(done, summary.total, c.id, what)
 
-    await asyncio.gather(*(one(cid, case, digest, one_step)
-                           for cid, (case, digest), one_step in jobs))
+    await asyncio.gather(*(one(c, case, digest) for c, (case, digest) in jobs))
     return summary
+
+
+def _rater(store: RunsStore, c: ConsultationSummary, rater: Resolver | None, digest: str,
+           summary: ScoreSummary) -> list[tuple[str, Any, Any]]:
+    """The patient role for one consultation, or none: nobody asked for ratings; a
+    one-step consultation (no patient in it) or a patient that gives none (its three
+    values stored as undefined, with the reason)."""
+    if rater is None:
+        return []
+    why = ONE_STEP_NO_PATIENT if _one_step(c) else None
+    got = rater(c) if why is None else why
+    if isinstance(got, str):
+        store.save_metrics(c.id, {n: undefined(got) for n in _ROLE_NAMES["patient"]},
+                           case_hash=digest)
+        summary.no_rater += got != ONE_STEP_NO_PATIENT
+        return []
+    return [("patient", *got)]
 
 
 def _stored_keys(store: RunsStore, ids: list[str]

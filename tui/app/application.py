@@ -237,6 +237,28 @@ class BedsideApp(App[None]):
             case, hidden = found[0], False
         await self.push_screen(PlayScreen(case, setup, hidden=hidden))
 
+    def ask_play_patient(self, case_id: str) -> None:
+        """Ask for the actor's name, the doctor, budget and bias, then play the patient."""
+        from tui.app.screens.patient_play import (ActorSetup, ActorSetupScreen,
+                                                  PatientPlayScreen)
+
+        async def start(setup: ActorSetup | None) -> None:
+            if setup is None:
+                return
+            try:
+                found = [c for c in await self.library() if c.id == setup.case_id]
+            except USER_ERRORS as err:
+                self.show_error(err)
+                return
+            if not found:
+                self.notify("That case is no longer in the library.", severity="error")
+                return
+            await self.push_screen(PatientPlayScreen(found[0], setup))
+
+        self.push_screen(ActorSetupScreen(case_id, self.physician_name()),
+                         lambda setup: self.run_worker(start(setup), group="play",
+                                                       exit_on_error=False))
+
     def open_live(self, run_id: str | None = None) -> None:
         """Show live runs (attached to `run_id` from the database, if given)."""
         from tui.app.screens.live import LiveScreen

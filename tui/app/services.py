@@ -91,6 +91,10 @@ class AppServices(Protocol):
         """Set up and play a case (None: the next unseen one)."""
         ...
 
+    def ask_play_patient(self, case_id: str) -> None:
+        """Set up and play the patient of a case for a model or scripted doctor."""
+        ...
+
     def open_live(self, run_id: str | None = None) -> None:
         """Show live runs."""
         ...

@@ -1,6 +1,7 @@
 """`bedside score`: the LLM-based metrics of a run — the report score (an LLM judge grades
 each final report against the case record, AI Hospital style) and the patient-reported
-measures (an LLM patient rates the doctor 1–10, AgentClinic style). Headless.
+measures (the consultation's patient, biases included, rates the doctor 1–10, AgentClinic
+style: its own model with `--rating-patient own`, or a model named in its place). Headless.
 
 Each value is stored with its consultation the moment it exists, with the judge's model,
 parameters and prompt hash; consultations already scored with the same model, parameters,
@@ -34,8 +35,10 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
                        help="every finished consultation, imported ones included")
     p.add_argument("--judge", metavar="MODEL",
                    help="litellm model string of the report judge, e.g. openai/gpt-4o")
-    p.add_argument("--rating-patient", metavar="MODEL",
-                   help="litellm model string of the patient who rates the doctor")
+    p.add_argument("--rating-patient", metavar="MODEL|own",
+                   help="who rates the doctor, as the consultation's patient (its biases "
+                   "included): a litellm model string, or 'own' for each consultation's own "
+                   "model patient (the offline and human patients give no ratings)")
     p.add_argument("--api-base", metavar="URL", help="OpenAI-compatible server for the models")
     p.add_argument("--api-key-env", metavar="VAR",
                    help="environment variable holding the API key (the key is never stored)")
@@ -86,6 +89,7 @@ def score(args: argparse.Namespace) -> int:
     from core.llm import LLMClient
     from core.agents.llm_agents import complete_from_spec
     from core.metrics.llmcall import spec_info
+    from core.usecases.rating_patient import OWN, own
     from core.usecases.scoring import compute_llm
     from db.store import open_store
 
@@ -95,7 +99,9 @@ def score(args: argparse.Namespace) -> int:
     roles: dict[str, Any] = {}
     for name, model, field in (("judge", args.judge, "--judge"),
                                ("patient", args.rating_patient, "--rating-patient")):
-        if model:
+        if model == OWN and name == "patient":
+            roles["rating_patient"] = own(lambda spec: complete_from_spec(spec, client))
+        elif model:
             spec = _spec(model, field, args)
             roles[name], roles[f"{name}_info"] = complete_from_spec(spec, client), spec_info(spec)
     summary = asyncio.run(compute_llm(store, run_id=run_id, recompute=args.recompute,
@@ -106,6 +112,7 @@ def score(args: argparse.Namespace) -> int:
     print(f"{summary.total} consultations: {summary.scored} scored, {summary.skipped} "
           f"already scored with the same models (skipped), {summary.no_report} without a "
           f"final report, {summary.no_case} without a case record, "
+          f"{summary.no_rater} whose patient gives no ratings, "
           f"{len(summary.failures)} failed")
     if summary.failures:
         print("run the same command again to retry the failed ones", file=sys.stderr)

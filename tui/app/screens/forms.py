@@ -12,9 +12,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from core.errors import InputError
+from tui.app.widgets.bias_select import chosen_bias, patient_bias_select
 from tui.app.widgets.literal import literal
 
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
@@ -36,6 +37,7 @@ class PlaySetup:
     filters: dict[str, str] = field(default_factory=dict)
     # The languages the physician reads (BCP-47 tags; empty: every language).
     languages: list[str] = field(default_factory=list)
+    patient_bias: str | None = None  # a patient bias (`core.biases`), None for none
 
 
 @dataclass
@@ -54,6 +56,15 @@ def clean_name(raw: str) -> str | None:
     if not name or not set(name) <= NAME_CHARS:
         return None
     return name
+
+
+def check_name_and_budget(name: str, budget: str) -> str | None:
+    """A problem with a player's name or a turn budget as typed, or None."""
+    if clean_name(name) is None:
+        return "Please type a name: letters, digits, '-', '_' or '.'."
+    if not budget.isdigit() or not 1 <= int(budget) <= 100:
+        return "The turn budget must be a whole number from 1 to 100."
+    return None
 
 
 def check_api_base(text: str) -> str | None:
@@ -124,6 +135,8 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
                 yield Label("Examiner")
                 yield Input(value="retrieval", id="setup-examiner")
             with Horizontal(classes="row"):
+                yield Label("Bias")
+                yield patient_bias_select("setup-patient-bias")
                 yield Label("API base")
                 yield Input(id="setup-api-base", placeholder="optional, for models: http://…/v1")
             yield Static(Text(AGENT_HINT), classes="hint")
@@ -152,16 +165,17 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
 
     def problem(self) -> str | None:
         """The first problem with the form, as one line, or None."""
-        if clean_name(self._value("name")) is None:
-            return "Please type a name: letters, digits, '-', '_' or '.'."
-        budget = self._value("budget")
-        if not budget.isdigit() or not 1 <= int(budget) <= 100:
-            return "The turn budget must be a whole number from 1 to 100."
+        problem = check_name_and_budget(self._value("name"), self._value("budget"))
+        if problem is not None:
+            return problem
         try:
             self._languages()
         except InputError as err:
             return err.reason
         base = self._value("api-base")
+        if self._value("patient").partition(":")[0] == "human":
+            return "You play the doctor: the patient is 'retrieval' or a model (press h at " \
+                "home to play a patient)."
         return check_api_base(base) or check_agent(self._value("patient") or "retrieval",
                                                    "patient", base or None) \
             or check_agent(self._value("examiner") or "retrieval", "examiner", base or None)
@@ -178,7 +192,8 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
             patient=self._value("patient") or "retrieval",
             examiner=self._value("examiner") or "retrieval",
             api_base=self._value("api-base") or None, filters=self.filters,
-            languages=self._languages()))
+            languages=self._languages(),
+            patient_bias=chosen_bias(self.query_one("#setup-patient-bias", Select))))
 
     def _languages(self) -> list[str]:
         from core.usecases.play import parse_languages

@@ -45,6 +45,8 @@ def parse_batch(cases: str, models: str, concurrency: str, limit: str,
         return "Name at least one doctor: 'offline' or a model such as openai/gpt-4o-mini."
     if any(n.partition(":")[0] == "human" for n in names):
         return "A batch cannot have a human doctor; to play a case yourself, press p at home."
+    if patient.strip().partition(":")[0] == "human":
+        return "A batch cannot have a human patient; to play a patient yourself, press h at home."
     if not concurrency.strip().isdigit() or not 1 <= int(concurrency) <= 64:
         return "Concurrency must be a whole number from 1 to 64."
     if limit.strip() and (not limit.strip().isdigit() or int(limit) < 1):

@@ -85,7 +85,9 @@ class HomeScreen(BedsideScreen):
             "specialty, language and source (choose the top line again to show all). "
             "'Next unseen' picks a case you have not played among those the filters show, "
             "in a language you read (stated in the play form, remembered with your name), "
-            "in an order of its own for each physician, and hides its identity until the end.")
+            "in an order of its own for each physician, and hides its identity until the end. "
+            "'Play patient' (h) lets a person play the selected case's patient for a scripted "
+            "or model doctor.")
 
     BINDINGS = [
         Binding("p", "play", "Play case"),
@@ -97,6 +99,7 @@ class HomeScreen(BedsideScreen):
         Binding("a", "analysis", "Analysis", show=False),
         Binding("f", "fidelity", "Fidelity", show=False),
         Binding("s", "new_study", "New study", show=False),
+        Binding("h", "play_patient", "Play patient", show=False),
         Binding("1", "tab('cases')", "Cases", show=False),
         Binding("2", "tab('consultations')", "Consultations", show=False),
         Binding("3", "tab('runs')", "Runs", show=False),
@@ -130,8 +133,9 @@ class HomeScreen(BedsideScreen):
                         yield Input(placeholder="Title or id…", id="filter-text",
                                     tooltip="Show only cases whose title or id contains this")
                     yield DataTable(id="cases-table", cursor_type="row", zebra_stripes=True)
-                    yield Static(Text("Enter or p: play this case as doctor · n: a case you "
-                                      "have not seen among those shown (identity hidden)"),
+                    yield Static(Text("Enter or p: play this case as doctor · h: play its "
+                                      "patient · n: a case you have not seen among those "
+                                      "shown (identity hidden)"),
                                  classes="hint")
             with TabPane("Consultations", id="consultations"):
                 yield DataTable(id="consultations-table", cursor_type="row", zebra_stripes=True)
@@ -326,6 +330,14 @@ class HomeScreen(BedsideScreen):
             self.notify("Choose a case in the Cases tab first.", severity="warning")
             return
         self.bedside.ask_play(key)
+
+    def action_play_patient(self) -> None:
+        """Play the patient of the selected case, for a model or scripted doctor."""
+        key = selected_key(self.query_one("#cases-table", DataTable))
+        if key is None:
+            self.notify("Choose a case in the Cases tab first.", severity="warning")
+            return
+        self.bedside.ask_play_patient(key)
 
     def action_next_unseen(self) -> None:
         """Play the next case this physician has not seen (within the filters), hidden."""

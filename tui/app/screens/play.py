@@ -35,9 +35,10 @@ from tui.app.widgets.transcript_view import Outcome, TranscriptView, render_outc
 
 
 class ScreenSink:
-    """Event sink forwarding engine events to the play screen (same event loop)."""
+    """Event sink forwarding engine events to a playing screen (same event loop): the
+    physician's, or the patient actor's (`patient_play`); anything with `on_engine_event`."""
 
-    def __init__(self, screen: PlayScreen) -> None:
+    def __init__(self, screen: Any) -> None:
         self.screen = screen
 
     def emit(self, event: Event) -> None:
@@ -48,7 +49,55 @@ class ScreenSink:
             self.screen.log.error(repr(err))
 
 
-class PlayScreen(BedsideScreen):
+class SessionScreen(BedsideScreen):
+    """What the screens a person plays in share (the physician's, the patient actor's):
+    PgUp/PgDn scroll the transcript while the focus stays in the text box, and leaving an
+    unfinished consultation asks first, then stores it as cancelled. Subclasses set
+    `finished`, `cancel_event` and `LEAVE_QUESTION`."""
+
+    BINDINGS = [
+        # Priority: the text box has the focus while the player reads back.
+        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False,
+                priority=True),
+    ]
+    LEAVE_QUESTION = ("Leave this consultation? It ends here and is stored as cancelled; "
+                      "you cannot come back to it.")
+    finished: bool
+    cancel_event: asyncio.Event
+
+    def action_scroll_transcript(self, direction: int) -> None:
+        """PgUp/PgDn: scroll the transcript, the focus stays where the player types."""
+        view = self.query_one(TranscriptView)
+        if direction > 0:
+            view.scroll_page_down()
+        else:
+            view.scroll_page_up()
+
+    def action_leave(self) -> None:
+        """Leave: at once when the consultation is over, else after the player confirms."""
+        if self.finished:
+            self.app.pop_screen()
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.leave_now()
+
+        self.app.push_screen(ConfirmScreen(self.LEAVE_QUESTION, yes="Leave", no="Stay"),
+                             answered)
+
+    def leave_now(self) -> None:
+        """Cancel an unfinished consultation (stored as cancelled) and go back."""
+        if not self.finished:
+            self.cancel_event.set()
+            self.app.workers.cancel_group(self.app, "play")
+            self.notify("Consultation cancelled; it is stored as cancelled.")
+        if self.is_current:
+            self.app.pop_screen()
+
+
+class PlayScreen(SessionScreen):
     """The physician's consultation screen."""
 
     BINDINGS = [
@@ -57,18 +106,12 @@ class PlayScreen(BedsideScreen):
         Binding("ctrl+t", "focus_order", "Order test", priority=True),
         Binding("ctrl+o", "focus_ask", "Ask patient", priority=True),
         Binding("escape", "leave", "Leave"),
-        # Priority: the question box has the focus while the physician reads back.
-        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
-        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False,
-                priority=True),
     ]
     HELP = ("Type a question and press Enter, or order tests (Ctrl+T) as a comma-separated "
             "list; PgUp/PgDn scroll the transcript while you type. Every question or test "
             "order is one turn. On your last turn the diagnosis form opens by itself: a "
             "question or order instead uses the last turn and the consultation ends without "
             "a diagnosis (as for a model doctor, who is told the same).")
-    LEAVE_QUESTION = ("Leave this consultation? It ends here and is stored as cancelled; "
-                      "you cannot come back to it.")
 
     def __init__(self, case: Case, setup: PlaySetup, *, hidden: bool) -> None:
         super().__init__()
@@ -185,6 +228,7 @@ class PlayScreen(BedsideScreen):
             await run_human(self.bedside.store, self.case, name=setup.name,
                             budget=setup.budget, patient=setup.patient,
                             examiner=setup.examiner, api_base=setup.api_base,
+                            patient_bias=setup.patient_bias,
                             consultation_id=self.consultation_id, sink=ScreenSink(self),
                             next_action=self.next_action, cancel_event=self.cancel_event)
         except Exception as err:
@@ -268,14 +312,6 @@ class PlayScreen(BedsideScreen):
 
         self.app.push_screen(DiagnosisScreen(last_turn=self.last_turn), done)
 
-    def action_scroll_transcript(self, direction: int) -> None:
-        """PgUp/PgDn: scroll the transcript, the focus stays where the physician types."""
-        view = self.query_one(TranscriptView)
-        if direction > 0:
-            view.scroll_page_down()
-        else:
-            view.scroll_page_up()
-
     def action_focus_order(self) -> None:
         """Jump to the test order field."""
         self.query_one("#order", Input).focus()
@@ -283,25 +319,3 @@ class PlayScreen(BedsideScreen):
     def action_focus_ask(self) -> None:
         """Jump to the question field."""
         self.query_one("#ask", Input).focus()
-
-    def action_leave(self) -> None:
-        """Leave: at once when the consultation is over, else after the physician confirms."""
-        if self.finished:
-            self.app.pop_screen()
-            return
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.leave_now()
-
-        self.app.push_screen(ConfirmScreen(self.LEAVE_QUESTION, yes="Leave", no="Stay"),
-                             answered)
-
-    def leave_now(self) -> None:
-        """Cancel an unfinished consultation (stored as cancelled) and go back."""
-        if not self.finished:
-            self.cancel_event.set()
-            self.app.workers.cancel_group(self.app, "play")
-            self.notify("Consultation cancelled; it is stored as cancelled.")
-        if self.is_current:
-            self.app.pop_screen()
