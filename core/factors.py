@@ -126,6 +126,24 @@ def _read_max_turns(described: Described) -> str:
     return str(described.get("max_turns", 20))
 
 
+def _images(text: str, params: Params) -> str:
+    from core.images import IMAGE_MODES
+
+    value = text.strip().lower()
+    if value not in IMAGE_MODES:
+        raise InputError(f"must be one of {', '.join(IMAGE_MODES)} (got {text!r})",
+                         field="--images")
+    return value
+
+
+def _read_images(described: Described) -> str:
+    # 'none' when the case had no image (the mode did not apply), and for consultations
+    # recorded before images reached a doctor (no count stored).
+    if not described.get("case_images"):
+        return "none"
+    return str(described.get("images", "upfront"))
+
+
 _MODEL = " or a model string"
 FACTORS: dict[str, Factor] = {f.name: f for f in (
     Factor("doctor", "AGENT", "scripted (default), a model string, or replay:FILE (a replay "
@@ -143,6 +161,10 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
            _read_moderators, combine="+,", choices=("exact",)),
     Factor("max_turns", "N", "doctor turn budget, 1 to 200 (default 20)", "20",
            _max_turns, _set("max_turns"), _read_max_turns),
+    Factor("images", "MODE", "when the doctor sees a case's images: upfront (default, with "
+           "the presentation) or on-request (after REQUEST IMAGES, one turn); cases without "
+           "images ignore it and group as 'none'", "upfront", _images, _set("images"),
+           _read_images, choices=("upfront", "on-request")),
 )}
 # Keys `bedside results --by` takes besides the factors: the doctor as shown (one-step rows
 # tagged) and the case's labels.
