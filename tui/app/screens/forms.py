@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from core.errors import InputError
 from tui.app.widgets.literal import literal
@@ -36,6 +36,8 @@ class PlaySetup:
     filters: dict[str, str] = field(default_factory=dict)
     # The languages the physician reads (BCP-47 tags; empty: every language).
     languages: list[str] = field(default_factory=list)
+    # When the case's images are shown (core.images): with the presentation, or on request.
+    images: str = "upfront"
 
 
 @dataclass
@@ -118,6 +120,11 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
                             placeholder="languages you read, e.g. en, fr (empty: all)",
                             tooltip="Next unseen only offers cases in these languages; "
                             "remembered with your name")
+                yield Label("Images")
+                yield Select([("up front", "upfront"), ("on request", "on-request")],
+                             value="upfront", allow_blank=False, id="setup-images",
+                             tooltip="A case's images: shown with the presentation, or only "
+                             "when you ask (Ctrl+G; one turn)")
             with Horizontal(classes="row"):
                 yield Label("Patient")
                 yield Input(value="retrieval", id="setup-patient")
@@ -178,7 +185,8 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
             patient=self._value("patient") or "retrieval",
             examiner=self._value("examiner") or "retrieval",
             api_base=self._value("api-base") or None, filters=self.filters,
-            languages=self._languages()))
+            languages=self._languages(),
+            images=str(self.query_one("#setup-images", Select).value)))
 
     def _languages(self) -> list[str]:
         from core.usecases.play import parse_languages
