@@ -289,6 +289,13 @@ class Case(_Model):
         self._folder = folder
         return self
 
+    def __eq__(self, other: object) -> bool:
+        # The same case whether read from its file or from the store: where it was read
+        # from is no part of it.
+        if not isinstance(other, Case):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
+
     @field_validator("language")
     @classmethod
     def _bcp47(cls, value: str) -> str:

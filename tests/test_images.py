@@ -111,3 +111,43 @@ def test_the_committed_drawings_match_and_follow_the_case_values() -> None:
     assert draw_images.rhythm_strip(faster).rgb != draw_images.rhythm_strip(case).rgb
     w, h, rgb = draw_images.png_pixels(draw_images.rhythm_strip(case).png())
     assert (w, h) == (1040, 260) and len(rgb) == w * h * 3
+
+
+def test_results_group_by_the_images_mode_and_none_for_cases_without(tmp_path, capsys) -> None:
+    import json
+
+    from tui.cli import main
+
+    db = str(tmp_path / "x.db")
+    assert main(["run", "--db", db, "--cases", "card-101,gi-001", "--images",
+                 "upfront,on-request", "--json"]) == 0
+    capsys.readouterr()
+    assert main(["results", "--db", db, "--by", "images", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    got = sorted((r["images"], r["settings"], r["n"]) for r in rows)
+    # gi-001 has no image: both of its consultations group as 'none', each under its own
+    # settings; card-101 under the mode it was played in.
+    assert got == [("none", "", 1), ("none", "images on-request", 1),
+                   ("on-request", "images on-request", 1), ("upfront", "", 1)]
+    assert main(["results", "--db", db, "--by", "images"]) == 0
+    table = capsys.readouterr().out
+    assert table.splitlines()[2].split()[0] == "images"
+
+
+def test_a_resumed_run_takes_the_unchanged_case_from_its_file(tmp_path, capsys) -> None:
+    """The store's copy of a case does not know the folder of its image files; resuming
+    takes the library's copy of an unchanged case, which does."""
+    import json
+
+    from core.caseio import load_bundled_cases
+    from core.usecases.runs import resume
+    from db.store import open_store
+    from tui.cli import main
+
+    db = str(tmp_path / "x.db")
+    assert main(["run", "--db", db, "--cases", "card-101", "--json"]) == 0
+    run_id = json.loads(capsys.readouterr().out)["run_id"]
+    store = open_store(db)
+    assert store.get_case("card-101").folder is None
+    spec = resume(store, run_id, library=load_bundled_cases())
+    assert spec.cases[0].folder == card().folder and spec.changed_cases == []
