@@ -17,7 +17,7 @@ TURN_ROLES = ("doctor", "patient", "examiner")
 # The turn kinds the engine and the importers write (see `core.transcript.Turn.kind`); a
 # per-turn item restricted to a kind outside this list would silently match no turn.
 TURN_KINDS = ("question", "test_request", "diagnosis", "answer", "result", "refusal",
-              "report", "message")
+              "report", "message", "image_request", "images")
 
 
 class StrictModel(BaseModel):

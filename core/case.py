@@ -8,9 +8,11 @@ ground truth. `core.views` turns a case into one view per role.
 from __future__ import annotations
 
 import re
+from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
+                      model_validator)
 
 HistoryKind = Literal[
     "past_medical",
@@ -157,13 +159,57 @@ class InquiryStep(_Model):
 
 
 class ImageRef(_Model):
-    """A clinical image attached to a case."""
+    """A clinical image attached to a case: a file beside the case file and/or a URL.
 
-    url: str | None = Field(None, description="Where the image lives (URL), if remote.")
-    path: str | None = Field(None, description="Local file path, if bundled.")
-    description: str | None = Field(None, description="Text description of the image.")
+    A URL (NEJM imports) is fetched once into the local image cache (`bedside cases
+    fetch-images`, `core.image_cache`); a path is read from the case's own folder. Which
+    images the doctor sees at the start is the `--images` factor's choice (`core.images`).
+    """
+
+    url: str | None = Field(None, description="Where the image lives on the web (http or "
+                            "https); fetched into the local cache, never at run time.")
+    path: str | None = Field(None, description="The image file, relative to the case file's "
+                             "folder and inside it (e.g. 'images/card-002-ecg.png'); PNG, "
+                             "JPEG, GIF or WebP.")
+    description: str | None = Field(
+        None, description="A neutral caption shown with the image to every doctor, model or "
+        "physician ('Rhythm strip, lead II'): what the image is, never what it shows.")
     given_upfront: bool = Field(
-        True, description="Shown to the doctor at the start, else on request.")
+        True, description="Under `--images upfront` (the default), shown with the "
+        "presentation; False: only on request (`REQUEST IMAGES`), whatever the mode.")
+
+    @field_validator("url")
+    @classmethod
+    def _web_url(cls, value: str | None) -> str | None:
+        if value is not None and not re.match(r"^https?://\S+$", value.strip()):
+            raise ValueError(f"'{value}' is not an http or https URL")
+        return value.strip() if value is not None else None
+
+    @field_validator("path")
+    @classmethod
+    def _inside_folder(cls, value: str | None) -> str | None:
+        # A case file is untrusted: its images are read from its own folder, never from
+        # anywhere else on the machine.
+        if value is None:
+            return None
+        parts = PurePosixPath(value.replace("\\", "/"))
+        if not value.strip() or parts.is_absolute() or ".." in parts.parts \
+                or re.match(r"^[A-Za-z]:", value):
+            raise ValueError(f"'{value}' must be a path relative to the case file's folder, "
+                             "inside it (no '..', not absolute)")
+        return value
+
+    @model_validator(mode="after")
+    def _somewhere(self) -> ImageRef:
+        if not self.url and not self.path:
+            raise ValueError("an image needs a 'path' (a file beside the case) or a 'url'")
+        return self
+
+    @property
+    def name(self) -> str:
+        """The image's file name, as shown with it ('ecg.png', or the URL's last part)."""
+        where = self.path or (self.url or "").split("?")[0].rstrip("/")
+        return PurePosixPath(where.replace("\\", "/")).name or where
 
 
 class Diagnosis(_Model):
@@ -228,6 +274,27 @@ class Case(_Model):
         False, description="A stand-in for a record that was not imported (e.g. the case of "
         "an imported transcript): it has no real ground truth, is never run and is left out "
         "of accuracy and metrics.")
+    # The folder of the file the case was read from (not part of the case's content or
+    # hash): image paths are relative to it. None for a case built in memory or read back
+    # from the store.
+    _folder: Path | None = PrivateAttr(None)
+
+    @property
+    def folder(self) -> Path | None:
+        """The folder of the case file this case was read from, if any."""
+        return self._folder
+
+    def read_from(self, folder: Path | None) -> Case:
+        """Remember the folder of the file this case was read from (returns the case)."""
+        self._folder = folder
+        return self
+
+    def __eq__(self, other: object) -> bool:
+        # The same case whether read from its file or from the store: where it was read
+        # from is no part of it.
+        if not isinstance(other, Case):
+            return NotImplemented
+        return type(self) is type(other) and self.__dict__ == other.__dict__
 
     @field_validator("language")
     @classmethod

@@ -216,7 +216,8 @@ def load_case_file(path: Path) -> Case:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise InputError(f"cannot read ({err.__class__.__name__}: {err})", path=str(path)) from None
-    return parse_case(text, str(path))
+    # Image paths are relative to the case file's folder.
+    return parse_case(text, str(path)).read_from(path.resolve().parent)
 
 
 def iter_case_files(root: Path) -> Iterator[Path]:

@@ -85,7 +85,8 @@ class AgentSpec(BaseModel):
 _AS_BEFORE: dict[str, Any] = {"response_format": "text", "script": None, "script_hash": None,
                               "bias": None}
 #: The same for ConsultationConfig.
-_CONFIG_AS_BEFORE: dict[str, Any] = {"solver": "interactive", "solver_options": {}}
+_CONFIG_AS_BEFORE: dict[str, Any] = {"solver": "interactive", "solver_options": {},
+                                     "images": "upfront"}
 
 
 def _omit_as_before(data: Any, as_before: dict[str, Any]) -> Any:
@@ -119,6 +120,10 @@ class ConsultationConfig(BaseModel):
                         "core.solvers.registry (interactive: AgentClinic's consultation).")
     solver_options: dict[str, Any] = Field(
         default_factory=dict, description="The strategy's options (checked by the solver).")
+    images: Literal["upfront", "on-request"] = Field(
+        "upfront", description="When the doctor sees the case's images (core.images): "
+        "'upfront' with the presentation, 'on-request' only after REQUEST IMAGES (one turn). "
+        "Ignored by cases without images.")
 
     @model_serializer(mode="wrap")
     def _omit_later_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:

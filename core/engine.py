@@ -76,8 +76,14 @@ def describe_consultation(case: Case, config: ConsultationConfig, *,
     prompt), and the hash of the case it was played on. One place, so a consultation that
     ran and one cancelled before it started are described alike."""
     solver = job_solver(config, ONE_STEP if one_step else INTERACTIVE)
-    described = solver.describe(config, describe_config(config))
+    return _with_case(solver.describe(config, describe_config(config)), case)
+
+
+def _with_case(described: dict[str, Any], case: Case) -> dict[str, Any]:
+    """What a description records of the case played: its content hash, and how many
+    images it has (0: the `--images` mode did not apply; `core.factors` reads it)."""
     described["case_hash"] = case_hash(case)
+    described["case_images"] = len(case.images)
     return described
 
 
@@ -137,8 +143,7 @@ async def run_solver(solver: Solver, case: Case, config: ConsultationConfig, sin
     key). Raises only `asyncio.CancelledError` when the task itself is cancelled, after
     recording the cancellation.
     """
-    described = solver.describe(config, describe_config(config))
-    described["case_hash"] = case_hash(case)
+    described = _with_case(solver.describe(config, describe_config(config)), case)
     client = llm or LLMClient()
     ctx = SolverContext(case, config, sink, consultation_id=consultation_id,
                         cancel_event=cancel_event, llm=client, human_input=human_input,

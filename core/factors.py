@@ -164,6 +164,22 @@ def _bias_factor(role: str) -> Factor:
                   f"{', '.join(known)}; several at once joined with '+'", NONE,
                   _bias(role), _set_bias(role), _read_bias(role), combine="+",
                   choices=(NONE, *known))
+def _images(text: str, params: Params) -> str:
+    from core.images import IMAGE_MODES
+
+    value = text.strip().lower()
+    if value not in IMAGE_MODES:
+        raise InputError(f"must be one of {', '.join(IMAGE_MODES)} (got {text!r})",
+                         field="--images")
+    return value
+
+
+def _read_images(described: Described) -> str:
+    # 'none' when the case had no image (the mode did not apply), and for consultations
+    # recorded before images reached a doctor (no count stored).
+    if not described.get("case_images"):
+        return "none"
+    return str(described.get("images", "upfront"))
 
 
 _MODEL = " or a model string"
@@ -185,6 +201,10 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
            _max_turns, _set("max_turns"), _read_max_turns),
     _bias_factor("patient"),
     _bias_factor("doctor"),
+    Factor("images", "MODE", "when the doctor sees a case's images: upfront (default, with "
+           "the presentation) or on-request (after REQUEST IMAGES, one turn); cases without "
+           "images ignore it and group as 'none'", "upfront", _images, _set("images"),
+           _read_images, choices=("upfront", "on-request")),
 )}
 # Keys `bedside results --by` takes besides the factors: the doctor as shown (one-step rows
 # tagged) and the case's labels.

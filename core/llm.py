@@ -10,7 +10,9 @@ an OpenAI-compatible base URL and in JSON mode (`AgentSpec.response_format`), st
 pieces to `on_delta`, and retries with exponential backoff on rate limits, server errors,
 time-outs, malformed and empty replies.
 After the last retry it raises `ModelError` with a one-line reason. API keys are held in
-memory only: never in a spec, a raw request, an event or a log line.
+memory only: never in a spec, a raw request, an event or a log line. Messages may carry
+image content parts (`core.images`); the stored raw request keeps each image's sha256, not
+its base64. `vision_support` says whether litellm knows a model to see images.
 
 Must not import at module level: litellm (it takes seconds and must stay off start-up
 paths).
@@ -29,6 +31,7 @@ from typing import Any
 from core.agents.base import DeltaFn, Reply, no_delta
 from core.config import AgentSpec
 from core.errors import CredentialError, ModelError
+from core.images import redact_images
 from core.transcript import Usage
 
 _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
@@ -95,10 +98,26 @@ class Attempt:
     raw_response: dict[str, Any]
 
 
-def raw_request(spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, Any]:
-    """The request as stored (and sent): model, parameters, JSON mode when asked for, and
-    messages; never a key."""
-    req: dict[str, Any] = {"model": spec.model, "messages": messages}
+def vision_support(lib: Any, model: str) -> bool | None:
+    """Whether litellm knows `model` to see images: True, False (its model map lists the
+    model's capabilities, and image input is not among them), or None when litellm does not
+    know the model or lists none of its capabilities (a local server, a bare Ollama entry)."""
+    try:
+        info = lib.get_model_info(model)
+    except Exception:  # litellm raises its own "not mapped" error types
+        return None
+    entry = lib.model_cost.get(info.get("key")) or {}
+    if entry.get("supports_vision") is not None:
+        return bool(entry["supports_vision"])
+    return False if any(k.startswith("supports_") for k in entry) else None
+
+
+def raw_request(spec: AgentSpec, messages: list[dict[str, Any]], *,
+                stored: bool = False) -> dict[str, Any]:
+    """The request as sent, or as `stored` (each image's base64 replaced by its sha256):
+    model, parameters, JSON mode when asked for, and messages; never a key."""
+    req: dict[str, Any] = {"model": spec.model,
+                           "messages": redact_images(messages) if stored else messages}
     for name in ("api_base", "temperature", "max_tokens", "seed", "timeout"):
         value = getattr(spec, name)
         if value is not None:
@@ -144,6 +163,10 @@ class LLMClient:
         self._stream = stream
         self._unpriced: set[str] = set()  # models litellm has no price for (skip the lookup)
 
+    async def vision(self, model: str) -> bool | None:
+        """`vision_support` of a model (litellm imported off the event loop)."""
+        return vision_support(await load_litellm_async(), model)
+
     def streams(self, spec: AgentSpec) -> bool:
         """Whether a call for this spec is streamed."""
         return spec.stream if self._stream is None else self._stream and spec.stream
@@ -155,7 +178,7 @@ class LLMClient:
             return os.environ.get(spec.api_key_env)
         return _PLACEHOLDER_KEY if spec.api_base else None  # provider's own env variable
 
-    def _kwargs(self, spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, Any]:
+    def _kwargs(self, spec: AgentSpec, messages: list[dict[str, Any]]) -> dict[str, Any]:
         kw = raw_request(spec, messages)
         kw["stream"] = self.streams(spec)
         if kw["stream"]:
@@ -166,7 +189,7 @@ class LLMClient:
             kw["api_key"] = key
         return kw
 
-    async def complete(self, spec: AgentSpec, messages: list[dict[str, str]],
+    async def complete(self, spec: AgentSpec, messages: list[dict[str, Any]],
                        on_delta: DeltaFn = no_delta) -> Reply:
         """One reply from the model, retried on transient failures; ModelError at the end."""
         if spec.kind != "llm" or not spec.model:
@@ -191,13 +214,14 @@ class LLMClient:
                 await asyncio.sleep(spec.backoff * self.backoff_scale * 2 ** attempt)
                 continue
             return Reply(text=got.text, usage=got.usage, model=spec.model,
-                         raw_request=raw_request(spec, messages), raw_response=got.raw_response,
+                         raw_request=raw_request(spec, messages, stored=True),
+                         raw_response=got.raw_response,
                          meta={"attempts": attempt + 1, "errors": errors,
                                "call_ms": round((time.perf_counter() - started) * 1000, 1)})
         error = CredentialError if credential else ModelError
         raise error(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
 
-    async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, str]],
+    async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, Any]],
                     on_delta: DeltaFn) -> Attempt:
         response = await lib.acompletion(**self._kwargs(spec, messages))
         if self.streams(spec):

@@ -1,11 +1,14 @@
 """The consultation protocol: what a doctor's message asks for.
 
-`REQUEST TEST: <names>` reaches the examiner and `DIAGNOSIS READY: <diagnosis>` ends the
+`REQUEST TEST: <names>` reaches the examiner, `REQUEST IMAGES` asks for the case's images
+(the engine answers it: `core.images`) and `DIAGNOSIS READY: <diagnosis>` ends the
 consultation. Both are recognised case-insensitively wherever they appear in the message
 (models like to write a sentence first), also when wrapped in markdown (`**DIAGNOSIS
 READY**: Gout`, `*Request test* — ECG`) and with `:`, `：`, `-`, `–` or `—` as the
-separator. A marker with nothing after it is not a diagnosis. A diagnosis wins over a test
-request in the same message.
+separator. A marker with nothing after it is not a diagnosis. `REQUEST IMAGES` needs no
+separator: it counts in capitals anywhere, in any case at the start of a line ("request
+images" inside a sentence is a question). A diagnosis wins over a request in the same
+message; of a test and an image request, the first written wins.
 
 Several tests may be named in one request. They are split on commas (`,` `，` `、`),
 semicolons, new lines, " / " (a slash with spaces: "T3/T4", "PT/INR" and "sFlt-1/PlGF" stay
@@ -22,7 +25,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-ActionKind = Literal["question", "test_request", "diagnosis"]
+ActionKind = Literal["question", "test_request", "image_request", "diagnosis"]
 
 # Markdown emphasis or code marks that may wrap or split a marker.
 _MD = r"[*_`~]*"
@@ -37,6 +40,7 @@ def _marker(*words: str) -> re.Pattern[str]:
 
 _DIAGNOSIS = _marker("diagnosis", "ready")
 _REQUEST = _marker("request", r"tests?")
+_IMAGES = re.compile(rf"(?-i:REQUEST\s+IMAGES?)\b|(?im:^\s*{_MD}\s*request\s+images?\b)")
 _SPLIT = re.compile(
     r"\s*(?:[,;、，；\n]|\s/\s|(?<!\b\w)\s&\s(?!\w\b)"
     r"|\b(?:and|plus|und)\b|(?-i:\b(?:y|et)\b)"
@@ -133,6 +137,7 @@ def split_tests(text: str) -> list[str]:
     body = re.split(r"\n\s*\n", body, maxsplit=1)[0]
     # A diagnosis marker after the request is not a test name.
     body = re.split(r"(?i)diagnosis\s+ready", body, maxsplit=1)[0]
+    body = _IMAGES.split(body, maxsplit=1)[0]  # nor is an image request after it
     body, kept = _protect(body)
     names: list[str] = []
     seen: set[str] = set()
@@ -152,7 +157,9 @@ def parse_doctor_message(text: str) -> DoctorAction:
         diagnosis = _first_line(diag.group(1))
         if diagnosis:
             return DoctorAction("diagnosis", diagnosis=diagnosis)
-    req = _REQUEST.search(text)
+    req, images = _REQUEST.search(text), _IMAGES.search(text)
+    if images and (req is None or images.start() < req.start()):
+        return DoctorAction("image_request")
     if req:
         return DoctorAction("test_request", tests=split_tests(req.group(1)))
     return DoctorAction("question")

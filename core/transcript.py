@@ -58,8 +58,9 @@ class Turn(BaseModel):
     )
     kind: str = Field(
         "message",
-        description="'question', 'test_request', 'diagnosis', 'answer', 'result', 'refusal', "
-        "'verdict', 'report' or 'message'.",
+        description="'question', 'test_request', 'image_request', 'diagnosis', 'answer', "
+        "'result', 'refusal', 'images' (the engine's answer to REQUEST IMAGES), 'verdict', "
+        "'report' or 'message'.",
     )
     tests: list[str] = Field(default_factory=list, description="Test names requested or reported.")
     started_at: str | None = Field(None, description="ISO UTC time the turn began.")

@@ -7,7 +7,8 @@ case:
   truth; a patient biased to talk of an illness also gets the differential's entries that
   can never be taken for the diagnosis (`core.biases.biased_view`).
 - examiner: examination findings and test results only.
-- doctor: the objective, up-front images and multiple-choice options only.
+- doctor: the objective, the images shown up front (and how many more it may ask for) and
+  multiple-choice options only.
 - moderator: the ground-truth diagnosis (and accepted names) only.
 
 Views are cheap to cut, so every agent gets a fresh one: the nested parts (profile, finding
@@ -24,6 +25,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from core.case import Case, HistoryItem, ImageRef, Item, PatientProfile, Symptom
+from core.images import UPFRONT, shown_upfront
 
 
 class _View(BaseModel):
@@ -65,6 +67,8 @@ class DoctorView(_View):
 
     objective: str = Field(description="The task statement / opening.")
     images: list[ImageRef] = Field(description="Images shown up front.")
+    images_on_request: int = Field(0, description="How many more images the doctor may ask "
+                                   "for with REQUEST IMAGES (not what they show).")
     options: list[str] = Field(description="Multiple-choice options, if the case has them.")
 
 
@@ -95,13 +99,15 @@ def examiner_view(case: Case) -> ExaminerView:
         {"case_id": case.id, "language": case.language, **findings})
 
 
-def doctor_view(case: Case) -> DoctorView:
-    """Cut the doctor's view from a case."""
+def doctor_view(case: Case, images: str = UPFRONT) -> DoctorView:
+    """Cut the doctor's view from a case; `images` is the `--images` mode (`core.images`)."""
+    upfront = [i for i in case.images if shown_upfront(i, images)]
     return DoctorView(
         case_id=case.id,
         language=case.language,
         objective=case.objective,
-        images=[i.model_copy() for i in case.images if i.given_upfront],
+        images=[i.model_copy() for i in upfront],
+        images_on_request=len(case.images) - len(upfront),
         options=list(case.truth.options),
     )
 

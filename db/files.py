@@ -10,11 +10,9 @@ import sqlite3
 from pathlib import Path
 
 from core.errors import InputError
+from core.home import bedside_home
 
-
-def bedside_home() -> Path:
-    """The bedside home directory: $BEDSIDE_HOME, else ~/.bedside."""
-    return Path(os.environ.get("BEDSIDE_HOME") or Path.home() / ".bedside")
+__all__ = ["bedside_home", "check_database", "default_db_path"]
 
 
 def default_db_path() -> Path:

@@ -9,6 +9,13 @@ prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a 
 `hang_seconds`), "malformed" (invalid JSON / SSE) and "empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
 between chunks), so a client can be watched, or cancelled, mid-reply.
 
+Message content may be a string or a list of parts (`{"type": "text"}` and
+`{"type": "image_url"}`, as vision models take them); `message_text` reads the text of
+either, `image_urls` the images of a message or a whole request, and
+`server.images_received()` says, per request, its role and the images it carried (what
+the image tests check). `looking_doctor` is a doctor that asks for the images until it has
+been sent one, then diagnoses.
+
     with FakeOpenAIServer(latency=0.0) as server:
         litellm.completion(model="openai/fake", api_base=server.base_url, api_key="sk-test-not-real", ...)
 
@@ -30,6 +37,33 @@ from typing import Any
 
 ROLE_RE = re.compile(r"bedside/(doctor|patient|examiner|moderator|report)/v\d+")
 Reply = str | Callable[[dict[str, Any], int], str]
+
+
+def message_text(content: Any) -> str:
+    """The text of a message's content: a string, or the text parts of a list of parts."""
+    if isinstance(content, list):
+        return "\n".join(str(p.get("text", "")) for p in content
+                         if isinstance(p, dict) and p.get("type") == "text")
+    return str(content if content is not None else "")
+
+
+def image_urls(item: dict[str, Any]) -> list[str]:
+    """The image URLs (data URLs) of one message, or of every message of a request body."""
+    if "messages" in item:
+        return [u for m in item.get("messages", []) for u in image_urls(m)]
+    content = item.get("content")
+    if not isinstance(content, list):
+        return []
+    return [str(p.get("image_url", {}).get("url", "")) for p in content
+            if isinstance(p, dict) and p.get("type") == "image_url"]
+
+
+def looking_doctor(body: dict[str, Any], n: int) -> str:
+    """REQUEST IMAGES until an image has been sent, then a diagnosis naming how many."""
+    seen = len(image_urls(body))
+    if not seen:
+        return "I need to see the images first. REQUEST IMAGES"
+    return f"DIAGNOSIS READY: Atrial fibrillation with rapid ventricular response ({seen} seen)"
 
 
 def default_doctor(body: dict[str, Any], n: int) -> str:
@@ -72,7 +106,7 @@ def detect_role(body: dict[str, Any]) -> str:
     """The role a request plays, from the last prompt id found in its messages."""
     found = "unknown"
     for message in body.get("messages", []):
-        content = str(message.get("content", ""))
+        content = message_text(message.get("content"))
         for m in ROLE_RE.finditer(content):
             found = m.group(1)
         for opening, role in METRIC_OPENINGS:
@@ -110,6 +144,12 @@ class FakeOpenAIServer:
     def base_url(self) -> str:
         """`http://127.0.0.1:PORT/v1`, for `api_base`."""
         return f"http://127.0.0.1:{self.port}/v1"
+
+    def images_received(self) -> list[tuple[str, int]]:
+        """(role, number of image parts) of every request so far, in arrival order."""
+        with self._lock:
+            bodies = list(self.requests)
+        return [(detect_role(b), len(image_urls(b))) for b in bodies]
 
     # -- lifecycle -------------------------------------------------------------------------
     def __enter__(self) -> FakeOpenAIServer:
@@ -228,7 +268,7 @@ class FakeOpenAIServer:
                 "type": "fake", "code": fault}})
             return
         text = "" if fault == "empty" else self._reply_text(body, n)
-        usage = {"prompt_tokens": sum(_words(str(m.get("content", "")))
+        usage = {"prompt_tokens": sum(_words(message_text(m.get("content")))
                                       for m in body.get("messages", [])),
                  "completion_tokens": _words(text) if text else 0}
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]

@@ -48,7 +48,8 @@ def test_examiner_view_is_findings_only(case) -> None:
 def test_doctor_and_moderator_views_hold_only_their_fields() -> None:
     case = CASES[0]
     d = doctor_view(case)
-    assert set(d.model_dump()) == {"case_id", "language", "objective", "images", "options"}
+    assert set(d.model_dump()) == {"case_id", "language", "objective", "images",
+                                     "images_on_request", "options"}
     assert case.truth.diagnosis.lower() not in d.model_dump_json().lower()
     m = moderator_view(case)
     assert m.diagnosis == case.truth.diagnosis

@@ -52,7 +52,10 @@ def test_offline_run_prints_json_and_resume_does_nothing_more(tmp_path: Path, ca
     assert main(["run", "--db", db, "--cases", "cardiology", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     (row,) = out["results"]
-    assert row["finished"] == row["consultations"] == 3 and row["failed"] == 0
+    from core.caseio import load_bundled_cases
+
+    n = sum(c.specialty == "cardiology" for c in load_bundled_cases())
+    assert row["finished"] == row["consultations"] == n and row["failed"] == 0
     assert main(["run", "--db", db, "--resume", out["run_id"], "--json"]) == 0
     again = json.loads(capsys.readouterr().out)
-    assert again["results"][0]["consultations"] == 3
+    assert again["results"][0]["consultations"] == n

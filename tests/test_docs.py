@@ -118,6 +118,7 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
     from tui.app.screens.fidelity import FidelityScreen
     from tui.app.screens.forms import DiagnosisScreen, PlaySetup, PlaySetupScreen
     from tui.app.screens.forms_batch import StartBatchScreen
+    from tui.app.screens.images import ImagesScreen
     from tui.app.screens.live import LiveScreen
     from tui.app.screens.patient_play import ActorSetup, ActorSetupScreen, PatientPlayScreen
     from tui.app.screens.play import PlayScreen
@@ -135,6 +136,7 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
         "PlaySetupScreen": lambda: PlaySetupScreen(None, "ana"),
         "DiagnosisScreen": DiagnosisScreen, "ConfirmScreen": lambda: ConfirmScreen("Sure?"),
         "StartBatchScreen": StartBatchScreen,
+        "ImagesScreen": lambda: ImagesScreen([], None),
         "PlayScreen": lambda: PlayScreen(case, PlaySetup("ana", case.id), hidden=False),
         "ActorSetupScreen": lambda: ActorSetupScreen(case.id, "sam"),
         "PatientPlayScreen": lambda: PatientPlayScreen(case, ActorSetup("sam", case.id)),

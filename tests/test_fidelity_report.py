@@ -66,12 +66,15 @@ def test_the_probe_suite_replayed_offline_meets_the_targets(
     assert_targets(report)
     assert report["same_questions"] and report["grader"] is None
     (info,) = report["runs"]
-    assert info["checked"] == info["consultations"] == 31
+    from core.caseio import load_bundled_cases
+
+    n = len(load_bundled_cases())  # one consultation per bundled case
+    assert info["checked"] == info["consultations"] == n
     # Stored: a second report reads the findings back without recomputing them.
     store = open_store(db)
     stamps = {r["consultation_id"]: r["computed_at"]
               for r in store.db["fidelity_checks"].rows}
-    assert len(stamps) == 31
+    assert len(stamps) == n
     assert cli_json(capsys, "fidelity", "--db", db, "--run", run, "--json") == report
     assert {r["consultation_id"]: r["computed_at"]
             for r in store.db["fidelity_checks"].rows} == stamps

@@ -1,7 +1,11 @@
 """Our probe suite (issue 19) through the real offline agents and the fidelity checks, over
 the bundled library. Three files: `bundled_tune` (what the agents were tuned on),
 `bundled_heldout` (kept aside, first run after tuning) and `bundled_heldout_v2` (written
-after that, frozen before its first run); each must meet the targets on its own."""
+after that, frozen before its first run); each must meet the targets on its own.
+`bundled_images` covers the image cases (card-101, pulm-101, id-101); its first run gave
+patient 25/27 and examiner 16/17: one probe named two analytes of a panel the examiner
+rightly reported whole (the probe was wrong), and pulm-101's inhaler history lacked the
+word 'inhaler' (the case was); both fixed, nothing in the agents changed."""
 
 from __future__ import annotations
 

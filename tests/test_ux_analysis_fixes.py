@@ -95,7 +95,7 @@ def test_score_never_counts_a_failure_as_scored(tmp_path, capsys, monkeypatch) -
     from tests.fake_openai_server import FakeOpenAIServer
 
     db = str(tmp_path / "b.db")
-    assert main(["run", "--db", db, "--cases", "cardiology", "--json"]) == 0
+    assert main(["run", "--db", db, "--cases", "card-00*", "--json"]) == 0
     run_id = json.loads(capsys.readouterr().out)["run_id"]
     with FakeOpenAIServer(fault_rule=lambda body, n: "500") as server:
         code = main(["score", "--db", db, "--run", run_id, "--rating-patient",

@@ -19,7 +19,7 @@ from tui.cli import main
 
 
 def _two_runs(db: str, capsys: pytest.CaptureFixture[str]) -> tuple[str, str]:
-    assert main(["run", "--db", db, "--cases", "cardiology", "--json"]) == 0
+    assert main(["run", "--db", db, "--cases", "card-00*", "--json"]) == 0
     first = json.loads(capsys.readouterr().out)["run_id"]
     assert main(["run", "--db", db, "--cases", "card-001,card-002", "--max-turns", "3",
                  "--json"]) == 0
@@ -98,7 +98,7 @@ async def test_a_batch_started_in_the_app_is_attached_with_doctor_and_verdicts(
         live = app.screen
         await pilot.press("s")
         await wait_until(pilot, lambda: isinstance(app.screen, StartBatchScreen))
-        app.screen.query_one("#batch-cases", Input).value = "cardiology"
+        app.screen.query_one("#batch-cases", Input).value = "card-00*"
         app.screen.query_one("#batch-models", Input).value = "offline"
         await pilot.click("#batch-start")
         await wait_until(pilot, lambda: app.db["runs"].count == 1)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from core.images import CaseImage
 from core.transcript import FinalReport, Turn, Usage, Verdict
 
 DeltaFn = Callable[[str], None]
@@ -45,6 +46,10 @@ class DoctorState:
     turns: list[Turn]
     doctor_turn: int  # 1-based number of the turn about to be taken
     max_turns: int
+    # The images the doctor has been shown so far (up front, then those it asked for), and
+    # how many more it may ask for with REQUEST IMAGES.
+    images: tuple[CaseImage, ...] = ()
+    images_pending: int = 0
 
     @property
     def is_last(self) -> bool:

@@ -39,7 +39,7 @@ class Cast:
 
 def _doctor(case: Case, config: ConsultationConfig, human_input: HumanInput | None,
             client: LLMClient) -> Doctor:
-    spec, view = config.doctor, doctor_view(case)
+    spec, view = config.doctor, doctor_view(case, config.images)
     if spec.kind == "scripted":
         return ScriptedDoctor(view, config.seed)
     if spec.kind == "human":

@@ -1,8 +1,11 @@
 """Model-backed doctor, patient, examiner and moderator (through `core.llm.LLMClient`).
 
 Each is built from its role's view, renders that view into our own versioned prompt
-(`core.prompts`), and keeps the conversation as chat messages from its own side. Model
-output is untrusted: the examiner refuses catch-all requests before any model call, and a
+(`core.prompts`), and keeps the conversation as chat messages from its own side. The doctor
+is sent the images it has been shown (`DoctorState.images`) as image content parts: the
+up-front ones with the presentation, the others in the message answering its
+`REQUEST IMAGES`. Model output is untrusted: the examiner refuses catch-all requests
+before any model call, and a
 moderator whose call fails gives an undecided verdict instead of failing the consultation.
 """
 
@@ -10,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from core import prompts
 from core.agents.base import DeltaFn, DoctorState, Reply
@@ -19,6 +22,7 @@ from core.agents.retrieval_examiner import is_vague
 from core.agents.templates import phrase
 from core.config import AgentSpec
 from core.errors import ModelError
+from core.images import CaseImage, image_parts
 from core.prompts.bias import doctor_paragraphs, patient_paragraphs, with_paragraphs
 from core.prompts.render import render_profile
 from core.transcript import FinalReport, Role, Turn, Verdict
@@ -27,7 +31,7 @@ from core.views import DoctorView, ExaminerView, ModeratorView, PatientView
 if TYPE_CHECKING:
     from core.llm import LLMClient
 
-Messages = list[dict[str, str]]
+Messages = list[dict[str, Any]]
 Complete = Callable[[Messages], Awaitable[Reply]]
 PATIENT_PROMPT, EXAMINER_PROMPT = prompts.ROLE_PROMPTS["patient"][0], \
     prompts.ROLE_PROMPTS["examiner"][0]
@@ -40,38 +44,62 @@ class LLMDoctor:
                  max_turns: int) -> None:
         options = ("Possible diagnoses to choose from: " + "; ".join(view.options)
                    if view.options else "")
+        if view.images_on_request:
+            note = prompts.get("doctor-images-on-request/v1").format(
+                count=view.images_on_request)
+            options = f"{note}\n{options}" if options else note
         self.system = with_paragraphs(prompts.get("doctor/v1").format(
             objective=view.objective, max_turns=max_turns,
             language_name=prompts.language_name(view.language), options=options),
             doctor_paragraphs(spec.bias))
         self.spec, self.client, self.label = spec, client, spec.display()
 
-    def messages(self, turns: list[Turn], last: bool) -> Messages:
-        """The dialogue from the doctor's side."""
+    def messages(self, turns: list[Turn], last: bool,
+                 images: tuple[CaseImage, ...] = ()) -> Messages:
+        """The dialogue from the doctor's side, with the images it has been shown."""
+        begin = "The patient is here. Begin."
+        upfront = [i for i in images if i.upfront]
         msgs: Messages = [{"role": "system", "content": self.system},
-                          {"role": "user", "content": "The patient is here. Begin."}]
+                          {"role": "user", "content": _with_images(
+                              begin, "doctor-images-upfront/v1", upfront)}]
+        by_hash = {i.sha256: i for i in images}
         for t in turns:
             if t.role == Role.DOCTOR:
                 msgs.append({"role": "assistant", "content": t.content})
             elif t.role in (Role.PATIENT, Role.EXAMINER):
                 who = "Patient" if t.role == Role.PATIENT else "Examiner"
                 msgs.append({"role": "user", "content": f"{who}: {t.content}"})
+            elif t.role == Role.SYSTEM and t.kind == "images":
+                given = [by_hash[r.get("sha256")] for r in t.meta.get("images", [])
+                         if r.get("sha256") in by_hash]
+                msgs.append({"role": "user", "content": _with_images(
+                    t.content, "doctor-images-given/v1", given)})
         if last:
             msgs.append({"role": "user", "content": prompts.get("doctor-last-turn/v1").text})
         return msgs
 
     async def act(self, state: DoctorState, on_delta: DeltaFn) -> Reply:
         """The next doctor message."""
-        return await self.client.complete(self.spec, self.messages(state.turns, state.is_last),
-                                          on_delta)
+        msgs = self.messages(state.turns, state.is_last, state.images)
+        return await self.client.complete(self.spec, msgs, on_delta)
 
     async def report(self, state: DoctorState, on_delta: DeltaFn) -> Reply:
         """The five-part final report, parsed from headings."""
-        msgs = self.messages(state.turns, False)
+        msgs = self.messages(state.turns, False, state.images)
         msgs.append({"role": "user", "content": prompts.get("report/v1").text})
         reply = await self.client.complete(self.spec, msgs, on_delta)
         reply.report = parse_report(reply.text)
         return reply
+
+
+def _with_images(text: str, heading: str, images: list[CaseImage]) -> Any:
+    """A message's content: the text alone, or text parts and image parts when images
+    come with it (those that cannot be had are named in the text only)."""
+    sendable = [i for i in images if i.data is not None]
+    if not sendable:
+        return text
+    return [{"type": "text", "text": text},
+            {"type": "text", "text": prompts.get(heading).text}, *image_parts(sendable)]
 
 
 _HEADINGS = {"symptoms": "symptoms", "examinations": "examinations",

@@ -5,6 +5,8 @@ character, associated symptoms, past history, medication, social and family hist
 orders a generic work-up by common test names plus tests suggested by keywords in the
 objective and the answers, then commits to the diagnosis whose keywords best fit
 everything it heard (a small table written for bedside). Accuracy is modest by design.
+When the case has images it was not shown, it asks for them after its first question
+(`REQUEST IMAGES`, one turn), though it cannot look at them.
 The seed only chooses among equivalent phrasings, so a seed fully fixes the transcript.
 """
 
@@ -18,6 +20,7 @@ from core.transcript import FinalReport, Role
 from core.views import DoctorView
 
 VERSION = "scripted-doctor/1"
+IMAGES_REQUEST = "REQUEST IMAGES"  # asked after the first question, when images wait
 _QUESTIONS: list[tuple[str, ...]] = [
     ("What brings you in today?", "How can I help you today?"),
     ("When did it start, and how long has it been going on?",
@@ -89,6 +92,8 @@ class ScriptedDoctor:
         self.objective = view.objective
         self.rng = random.Random(seed)
         self.phrasings = [self.rng.choice(options) for options in _QUESTIONS]
+        if view.images_on_request:
+            self.phrasings.insert(1, IMAGES_REQUEST)
         self.label = "scripted"
 
     def _heard(self, state: DoctorState) -> str:
@@ -133,7 +138,8 @@ class ScriptedDoctor:
 
 def tables() -> dict[str, object]:
     """What decides this doctor's turns, for the reproducibility hash."""
-    return {"version": VERSION, "questions": _QUESTIONS, "workup": _WORKUP,
+    return {"version": VERSION, "questions": _QUESTIONS, "images": IMAGES_REQUEST,
+            "workup": _WORKUP,
             "keyword_tests": _KEYWORD_TESTS, "diagnoses": _DIAGNOSES}
 
 

@@ -14,13 +14,17 @@ a "Physical examination" item, and a test sentence of the question that `physica
 does not cover becomes an item named after its subject. The full question and the raw
 `physical_exams` text are kept in `truth.extra`.
 
-The image is given to the doctor up front, as in AgentClinic's default NEJM setting: the
-challenge is posed about the image, and the examiner has no way to hand out images. Note
-that NEJM images often show the decisive panel (e.g. the biopsy), as the original does.
+The image is kept by URL and marked to be given up front, as in AgentClinic's default NEJM
+setting (the challenge is posed about the image); `--images on-request` makes the doctor ask
+for it (`REQUEST IMAGES`) instead. It is fetched into the local image cache by `bedside
+cases fetch-images` (or `bedside cases import … --fetch-images`), never at run time; a URL
+that is not http or https is left out with a warning. Note that NEJM images often show the
+decisive panel (e.g. the biopsy), as the original does.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +130,10 @@ def case_from_nejm(record: dict[str, Any], path: Path, line: int,
                         "finding; it is still given to the doctor as the presentation")
     physical, results = _findings(record, parts.exam, parts.tests, path, line, warnings)
     url = flatten_text(record.get("image_url")).strip()
+    if url and not re.match(r"^https?://\S+$", url):
+        warnings.append(f"{where(path, line)}: image_url '{url[:80]}' is not an http or "
+                        "https URL; the case is imported without its image")
+        url = ""
     demo = demographics_from_text(first)
     extra = {k: flatten_text(v) for k, v in record.items() if k not in _KNOWN}
     extra["question"] = question

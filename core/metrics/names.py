@@ -82,7 +82,7 @@ LEGEND: dict[str, str] = {
     "undecided": "a diagnosis no moderator could judge (left out of accuracy)",
     "failed": "stopped on an error (not scored)",
     "no_case_record": "imported without their case record (left out of every metric)",
-    "turns": "mean doctor turns (questions and test orders)",
+    "turns": "mean doctor turns (questions, test orders and image requests)",
     "tests": "mean tests ordered", "cost_usd": "model cost in US dollars",
     "diagnosis_f1": "diagnosis terms given vs the case's, F1 (0-1, ICD-10 linked)",
     "information_gathered": "share of the case's symptoms, examinations and tests obtained",

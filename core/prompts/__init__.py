@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import bias_texts, fidelity_texts, metric_texts, texts
+from core.prompts import bias_texts, fidelity_texts, image_texts, metric_texts, texts
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,9 @@ PROMPTS: dict[str, Prompt] = {
     for p in (
         Prompt("doctor/v1", texts.DOCTOR),
         Prompt("doctor-last-turn/v1", texts.DOCTOR_LAST_TURN),
+        Prompt("doctor-images-on-request/v1", image_texts.DOCTOR_IMAGES_ON_REQUEST),
+        Prompt("doctor-images-upfront/v1", image_texts.DOCTOR_IMAGES_UPFRONT),
+        Prompt("doctor-images-given/v1", image_texts.DOCTOR_IMAGES_GIVEN),
         Prompt("patient/v1", texts.PATIENT),
         Prompt("patient/v2", texts.PATIENT_V2),
         Prompt("examiner/v1", texts.EXAMINER),
@@ -82,7 +85,8 @@ REPORT_RUBRIC = metric_texts.REPORT_RUBRIC
 
 # Which prompts each role uses when played by a model (the current versions).
 ROLE_PROMPTS: dict[str, tuple[str, ...]] = {
-    "doctor": ("doctor/v1", "doctor-last-turn/v1", "report/v1"),
+    "doctor": ("doctor/v1", "doctor-last-turn/v1", "report/v1", "doctor-images-on-request/v1",
+               "doctor-images-upfront/v1", "doctor-images-given/v1"),
     "patient": ("patient/v2",),
     "examiner": ("examiner/v2", "examiner-request/v1"),
     "moderator": ("moderator/v1", "moderator-question/v1"),

@@ -24,6 +24,7 @@ from core.config import AgentSpec, ConsultationConfig
 from core.errors import BedsideError, RecordError
 from core.events import (ConsultationFailed, Event, EventSink, TokenDelta, TurnCompleted,
                          TurnStarted)
+from core.images import CaseImage
 from core.llm import LLMClient
 from core.solvers.solution import RunState, Solution
 from core.transcript import EndReason, Role, Transcript, Turn, utc_now
@@ -58,6 +59,10 @@ class SolverContext:
         self.transcript = Transcript(case_id=case.id, doctor=config.doctor.display())
         self.turns = self.transcript.turns
         self.doctor_turns = 0  # doctor turns used so far (what the budget counts)
+        # The case's images (read when the consultation starts) and those the doctor has
+        # been shown so far (core.solvers.images).
+        self.images: list[CaseImage] = []
+        self.shown_images: list[CaseImage] = []
 
     @property
     def max_turns(self) -> int:
@@ -67,11 +72,14 @@ class SolverContext:
     @property
     def doctor_view(self) -> DoctorView:
         """What the doctor is told: the objective, up-front images, the options."""
-        return doctor_view(self.case)
+        return doctor_view(self.case, self.config.images)
 
     def doctor_state(self, doctor_turn: int) -> DoctorState:
-        """What the doctor knows when it takes turn `doctor_turn`."""
-        return DoctorState(turns=self.turns, doctor_turn=doctor_turn, max_turns=self.max_turns)
+        """What the doctor knows when it takes turn `doctor_turn` (with the images shown
+        to it so far)."""
+        return DoctorState(turns=self.turns, doctor_turn=doctor_turn, max_turns=self.max_turns,
+                           images=tuple(self.shown_images),
+                           images_pending=len(self.images) - len(self.shown_images))
 
     def cast(self, doctor: AgentSpec | None = None) -> Cast:
         """The consultation's agents, each built from its view; `doctor` plays the doctor

@@ -1,7 +1,8 @@
 """AgentClinic's consultation as a solver: the doctor asks, orders tests and diagnoses.
 
-Each doctor turn is one question (answered by the patient) or one test request (answered
-by the examiner), until `DIAGNOSIS READY:` or the end of the budget (the last turn is
+Each doctor turn is one question (answered by the patient), one test request (answered
+by the examiner) or one `REQUEST IMAGES` (answered by the engine: `core.solvers.images`),
+until `DIAGNOSIS READY:` or the end of the budget (the last turn is
 announced to the doctor), or until a doctor ends without one (a replay line with no
 diagnosis); then, if the configuration asks for it, the doctor's structured final report.
 `consult` is the loop on its own, so a strategy that plays several doctors (or wraps one)
@@ -19,11 +20,14 @@ from core.protocol import DoctorAction, parse_doctor_message
 from core.solvers.base import BaseSolver
 from core.solvers.solution import Solution
 from core.solvers.context import SolverContext
+from core.solvers.images import images_turn, prepare_images
 from core.transcript import EndReason, Role, utc_now
 
 INTERACTIVE = "interactive"
-_KINDS = {"question": "question", "test_request": "test_request", "diagnosis": "diagnosis"}
-_ADDRESSEES = {"question": Role.PATIENT, "test_request": Role.EXAMINER}
+_KINDS = {"question": "question", "test_request": "test_request",
+          "image_request": "image_request", "diagnosis": "diagnosis"}
+_ADDRESSEES = {"question": Role.PATIENT, "test_request": Role.EXAMINER,
+               "image_request": Role.SYSTEM}
 
 
 class InteractiveSolver(BaseSolver):
@@ -39,6 +43,7 @@ class InteractiveSolver(BaseSolver):
 async def consult(ctx: SolverContext, cast: Cast) -> Solution:
     """The doctor's turns until a diagnosis or the end of the budget, then the report."""
     solution = Solution()
+    await ctx.guard(prepare_images(ctx))
     for dt in range(1, ctx.max_turns + 1):
         ctx.check_cancelled()
         diagnosis = await doctor_turn(ctx, cast, dt, solution)
@@ -80,6 +85,8 @@ async def doctor_turn(ctx: SolverContext, cast: Cast, dt: int,
         return None if solution.end_reason else action.diagnosis or ""
     if action.kind == "test_request":
         await examiner_turn(ctx, cast, dt, action.tests, reply.text)
+    elif action.kind == "image_request":
+        await images_turn(ctx, dt)
     else:
         await ctx.speak(Role.PATIENT, "answer",
                         lambda d: cast.patient.answer(reply.text, ctx.turns[:-1], d),

@@ -2,6 +2,9 @@
 case at once — presenting problem, history, examination findings and test results, never
 the ground truth — and answers in one call with `DIAGNOSIS READY:` and a five-part report.
 
+The case's images come with the record, whatever the `--images` mode (the whole case at
+once), as image content parts after the text.
+
 It is the upper bound of a configuration: its model doctor (its biases' paragraphs after
 the record), the deterministic verdict only, stored in the same run under the key
 `one_step:<config key>` with origin and mode 'one_step' and the one-step prompt's hash, so
@@ -20,6 +23,7 @@ from core.agents.llm_agents import complete_from_spec, parse_report
 from core.case import Case
 from core.config import AgentSpec, ConsultationConfig
 from core.errors import BedsideError
+from core.images import UPFRONT, CaseImage, image_parts
 from core.prompts import ONE_STEP_DOCTOR, language_name
 from core.prompts.bias import doctor_paragraphs, hashes, with_paragraphs
 from core.prompts.render import render_profile
@@ -27,11 +31,12 @@ from core.protocol import parse_doctor_message
 from core.solvers.base import BaseSolver
 from core.solvers.solution import Solution
 from core.solvers.context import SolverContext
+from core.solvers.images import read_images
 from core.transcript import Role, Turn, Usage, utc_now
 from core.views import patient_view
 
 ONE_STEP = "one_step"  # solver name, origin, mode and config-key prefix
-Messages = list[dict[str, str]]
+Messages = list[dict[str, Any]]
 # A model call: `await complete(messages)` gives a Reply (or, from a test, the text).
 Complete = Callable[[Messages], Awaitable[Reply | str]]
 
@@ -51,12 +56,18 @@ def full_record(case: Case) -> str:
     return "\n".join(lines)
 
 
-def one_step_messages(case: Case, bias: str | None = None) -> Messages:
+def one_step_messages(case: Case, bias: str | None = None,
+                      images: list[CaseImage] | None = None) -> Messages:
     """The single message of a one-step consultation; a biased doctor's paragraphs follow
-    it (`core.prompts.bias`), as they follow its instructions in a consultation."""
-    text = ONE_STEP_DOCTOR.format(record=full_record(case),
-                                  language_name=language_name(case.language))
-    return [{"role": "user", "content": with_paragraphs(text, doctor_paragraphs(bias))}]
+    it (`core.prompts.bias`), as they follow its instructions in a consultation, and the
+    case's images, when it has any, come after the text."""
+    text = with_paragraphs(ONE_STEP_DOCTOR.format(
+        record=full_record(case), language_name=language_name(case.language)),
+        doctor_paragraphs(bias))
+    if not images:
+        return [{"role": "user", "content": text}]
+    return [{"role": "user", "content": [{"type": "text", "text": text},
+                                         *image_parts(images)]}]
 
 
 class OneStepSolver(BaseSolver):
@@ -94,10 +105,11 @@ class OneStepSolver(BaseSolver):
         spec = ctx.config.doctor
         if spec.kind != "llm":
             raise BedsideError("one-step mode needs a model doctor")
+        images = await ctx.guard(read_images(ctx, UPFRONT))
         ctx.start_turn(Role.DOCTOR, 1)
         complete = self.complete or complete_from_spec(spec, ctx.llm)
         started, t0 = utc_now(), time.perf_counter()
-        got = await ctx.guard(complete(one_step_messages(ctx.case, spec.bias)))
+        got = await ctx.guard(complete(one_step_messages(ctx.case, spec.bias, images)))
         reply = Reply(text=got) if isinstance(got, str) else got
         action = parse_doctor_message(reply.text)
         diagnosis = action.diagnosis if action.kind == "diagnosis" else None

@@ -3,12 +3,14 @@
 Beyond the schema, duplicate keys and inquiry steps (`core.caseio.validate_case_errors`):
 ICD-10 codes that are not WHO ICD-10 codes (`Z99.99X`, `banana`), and accepted names of the
 diagnosis that would accept an entry of the case's own differential (a synonym
-'pericarditis' makes 'acute pericarditis' correct), judged by the exact moderator's rule.
+'pericarditis' makes 'acute pericarditis' correct), judged by the exact moderator's rule;
+image files that are missing beside the case file or are not images (`image_problems`).
 These run on the file's data as written, so a schema problem elsewhere hides none of them.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -25,10 +27,40 @@ def check_case_text(text: str, path: str) -> list[InputError]:
     except yaml.YAMLError:
         return problems  # already said: not valid YAML/JSON
     truth = data.get("truth") if isinstance(data, dict) else None
+    found: list[InputError] = []
     if isinstance(truth, dict):
-        problems += [InputError(p.reason, path=path, line=p.line, field=p.field)
-                     for p in [*icd_problems(truth, node), *differential_problems(truth, node)]]
+        found += [*icd_problems(truth, node), *differential_problems(truth, node)]
+    if isinstance(data, dict):
+        found += image_problems(data.get("images"), Path(path).parent, node)
+    problems += [InputError(p.reason, path=path, line=p.line, field=p.field) for p in found]
     return sorted(problems, key=lambda p: (p.line or 0, p.field or ""))
+
+
+def image_problems(images: Any, folder: Path, node: yaml.Node | None) -> list[InputError]:
+    """Image paths that name no image file inside the case file's folder (a path that
+    leaves the folder is a schema problem, reported as such)."""
+    from core.images import media_type
+
+    out = []
+    root = folder.resolve()
+    for i, image in enumerate(_list(images)):
+        rel = image.get("path") if isinstance(image, dict) else None
+        if not isinstance(rel, str) or ".." in Path(rel).parts or Path(rel).is_absolute():
+            continue
+        target = (root / rel).resolve()
+        try:
+            with target.open("rb") as f:
+                head = f.read(16)
+            why = None if media_type(head) else "is not a PNG, JPEG, GIF or WebP image"
+            if not target.is_relative_to(root):
+                why = "leads outside the case file's folder"
+        except OSError:
+            why = f"names no file in {root}"
+        if why:
+            loc = ("images", i, "path")
+            out.append(InputError(f"'{rel}' {why}", line=node_line(node, loc),
+                                  field=".".join(map(str, loc))))
+    return out
 
 
 def _codes(truth: dict[str, Any]) -> list[tuple[tuple[Any, ...], Any]]:

@@ -21,7 +21,7 @@ from core.usecases.runs import planned_size
 
 #: Parts of a stored description that are not settings (identity, hashes, the agents).
 _NOT_SETTINGS = {"doctor", "patient", "examiner", "moderators", "config_key", "prompts",
-                 "case_hash"}
+                 "case_hash", "case_images"}
 #: Agent fields that identify the agent rather than set it (or must never be shown).
 _NOT_PARAMS = {"kind", "model", "label", "api_key_env"}
 _DEFAULTS: dict[str, Any] = ConsultationConfig().describe()

@@ -129,7 +129,8 @@ def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> R
     """The stored run `run_ref` (id or name), rebuilt for `execute`.
 
     Each case is taken from the store (the version the run saved), else from `library`
-    (e.g. the bundled cases). Cases whose content changed since the run was created are
+    (e.g. the bundled cases); the library's copy of an unchanged case is used, since it
+    knows the folder of its image files. Cases whose content changed since the run was created are
     listed in `changed_cases`. Consultations left 'running' by a process that died are
     marked abandoned (and counted in `abandoned`): they will be redone.
     """
@@ -138,8 +139,14 @@ def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> R
     run = store.get_run(run_ref)
     configs = _stored_configs(run)
     saved = run.config
-    known = {c.id: c for c in library}
-    known.update({c.id: c for c in store.list_cases()})
+    from_files = {c.id: c for c in library}
+    known = dict(from_files)
+    for stored in store.list_cases():
+        # The library's copy when it is the same case: read from its file, it knows the
+        # folder its image files are in.
+        same = from_files.get(stored.id)
+        if same is None or case_hash(same) != case_hash(stored):
+            known[stored.id] = stored
     missing = [cid for cid in saved["cases"] if cid not in known]
     if missing:
         raise InputError(f"{len(missing)} case(s) of this run are no longer available: "

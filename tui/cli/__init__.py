@@ -42,8 +42,21 @@ def _cases_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("format", help="agentclinic, agentclinic-nejm, aihospital, "
                    "aihospital-dialog, rjua")
     p.add_argument("path", help="the file to import")
+    p.add_argument("--fetch-images", action="store_true",
+                   help="then fetch the imported cases' image URLs into the local image "
+                   "cache (as `cases fetch-images`)")
     _add_db(p)
     p.set_defaults(func=cmd_cases.import_cases)
+    p = csub.add_parser("fetch-images", help="fetch case images given by URL (NEJM imports) "
+                        "into the local image cache, $BEDSIDE_HOME/images")
+    p.add_argument("--cases", metavar="SPEC", help="only these cases (as `bedside run "
+                   "--cases`); default: every case with an image URL")
+    p.add_argument("--again", action="store_true",
+                   help="fetch images already cached again")
+    p.add_argument("--timeout", type=float, default=20.0, metavar="S",
+                   help="seconds to wait for each image (default 20)")
+    _add_db(p)
+    p.set_defaults(func=cmd_cases.fetch_images)
     p = csub.add_parser("show", help="print one case as YAML (includes the ground truth)")
     p.add_argument("case_id")
     _add_db(p)

@@ -151,7 +151,39 @@ def import_cases(args: argparse.Namespace) -> int:
         parts.append(f"{done.added} transcripts" + (f" ({done.skipped} already imported, "
                                                     "skipped)" if done.skipped else ""))
     print(f"imported {' and '.join(parts)} from {path}")
+    if getattr(args, "fetch_images", False):
+        return _fetch(result.cases, timeout=20.0, again=False)
     return 0
+
+
+def fetch_images(args: argparse.Namespace) -> int:
+    """Fetch image URLs into the local cache: one line per image that failed (which case,
+    which URL, why), a summary, exit 1 when any failed."""
+    from core.selection import select_cases
+
+    if not args.timeout > 0:
+        raise InputError(f"must be above 0 (got {args.timeout:g})", field="--timeout")
+    cases = select_cases(_library(args.db), args.cases) if args.cases else _library(args.db)
+    return _fetch(cases, timeout=args.timeout, again=args.again)
+
+
+def _fetch(cases: list[Case], *, timeout: float, again: bool) -> int:
+    from core.image_cache import default_cache, fetch_images, wanted
+
+    cache = default_cache()
+    if not wanted(cases):
+        print("no case has an image URL to fetch")
+        return 0
+
+    def failed(case_id: str, url: str, why: str | None) -> None:
+        if why is not None:
+            print(f"bedside: cannot fetch the image of case {case_id}: {url}: {why}",
+                  file=sys.stderr)
+
+    report = fetch_images(cases, cache, timeout=timeout, again=again, progress=failed)
+    print(f"{len(report.fetched)} images fetched, {report.cached} already cached, "
+          f"{len(report.failed)} failed (cache: {cache.root})")
+    return 1 if report.failed else 0
 
 
 def show(args: argparse.Namespace) -> int:
@@ -163,4 +195,5 @@ def show(args: argparse.Namespace) -> int:
     raise NotFoundError(f"no case with id '{args.case_id}' (see `bedside cases list`)")
 
 
-__all__ = ["list_cases", "validate", "import_cases", "show", "bundled_cases_dir"]
+__all__ = ["list_cases", "validate", "import_cases", "show", "fetch_images",
+           "bundled_cases_dir"]

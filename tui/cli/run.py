@@ -239,6 +239,7 @@ def run(args: argparse.Namespace) -> int:
     if args.resume:  # limits may change on resume (another machine, a rate limit)
         spec.model_limits = limits or spec.model_limits
         spec.concurrency = args.concurrency or spec.concurrency
+    _warn_images(spec)
     progress = _Progress(len(spec.jobs()))
     try:
         asyncio.run(_execute(store, spec, args, progress))
@@ -250,6 +251,20 @@ def run(args: argparse.Namespace) -> int:
     progress.close()
     _print_summary(spec.run_id, summarise(store, spec.run_id), args.json)
     return 0
+
+
+def _warn_images(spec: Any) -> None:
+    """One line on stderr per image problem a model doctor of the run will meet."""
+    from core.image_cache import default_cache
+    from core.usecases.image_check import image_warnings
+
+    def vision(model: str) -> bool | None:
+        from core.llm import load_litellm, vision_support
+
+        return vision_support(load_litellm(), model)
+
+    for warning in image_warnings(spec.cases, spec.configs, default_cache(), vision):
+        print(f"bedside: warning: {warning}", file=sys.stderr)
 
 
 def _print_summary(run_id: str, rows: list[dict[str, Any]], as_json: bool) -> None:

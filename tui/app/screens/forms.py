@@ -38,6 +38,8 @@ class PlaySetup:
     # The languages the physician reads (BCP-47 tags; empty: every language).
     languages: list[str] = field(default_factory=list)
     patient_bias: str | None = None  # a patient bias (`core.biases`), None for none
+    # When the case's images are shown (core.images): with the presentation, or on request.
+    images: str = "upfront"
 
 
 @dataclass
@@ -129,6 +131,11 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
                             placeholder="languages you read, e.g. en, fr (empty: all)",
                             tooltip="Next unseen only offers cases in these languages; "
                             "remembered with your name")
+                yield Label("Images")
+                yield Select([("up front", "upfront"), ("on request", "on-request")],
+                             value="upfront", allow_blank=False, id="setup-images",
+                             tooltip="A case's images: shown with the presentation, or only "
+                             "when you ask (Ctrl+G; one turn)")
             with Horizontal(classes="row"):
                 yield Label("Patient")
                 yield Input(value="retrieval", id="setup-patient")
@@ -193,7 +200,8 @@ class PlaySetupScreen(ModalScreen[PlaySetup | None]):
             examiner=self._value("examiner") or "retrieval",
             api_base=self._value("api-base") or None, filters=self.filters,
             languages=self._languages(),
-            patient_bias=chosen_bias(self.query_one("#setup-patient-bias", Select))))
+            patient_bias=chosen_bias(self.query_one("#setup-patient-bias", Select)),
+            images=str(self.query_one("#setup-images", Select).value)))
 
     def _languages(self) -> list[str]:
         from core.usecases.play import parse_languages

@@ -5,7 +5,9 @@ whose turns come from this screen; every event goes to the database recorder at 
 session is stored turn by turn (with time per turn) as doctor `human:NAME`. The worker runs
 on the App; leaving the screen (after a yes to "leave?") cancels the consultation, which is
 stored as cancelled. The patient and examiner are the offline retrieval agents unless the
-setup form named models.
+setup form named models. The case's images shown to the physician (up front, or after
+asking: Ctrl+G or typing REQUEST IMAGES, one turn) appear under the presentation
+(`tui.app.widgets.case_image`); Ctrl+G then opens them full size.
 
 Must not import at module level: core.engine, litellm (loaded when the session starts).
 """
@@ -24,8 +26,11 @@ from textual.widgets import Button, Header, Input, Static
 from core.case import Case
 from core.events import Event, TokenDelta, TurnCompleted, TurnStarted
 from core.ids import new_id
+from core.images import REQUEST_KEYWORD, CaseImage
 from tui.app.screens.base import BedsideScreen
 from tui.app.screens.forms import DiagnosisForm, DiagnosisScreen, PlaySetup
+from tui.app.screens.images import ImagesScreen
+from tui.app.widgets.case_image import CaseImageView, load_renderer
 from tui.app.widgets.confirm import ConfirmScreen
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import literal, sanitize
@@ -105,13 +110,19 @@ class PlayScreen(SessionScreen):
         Binding("ctrl+d", "diagnose", "Diagnose", priority=True),
         Binding("ctrl+t", "focus_order", "Order test", priority=True),
         Binding("ctrl+o", "focus_ask", "Ask patient", priority=True),
+        # Out of the bar (it would push Quit off at 80 columns): the status line names it
+        # whenever the case has images.
+        Binding("ctrl+g", "images", "Images", show=False, priority=True),
         Binding("escape", "leave", "Leave"),
     ]
     HELP = ("Type a question and press Enter, or order tests (Ctrl+T) as a comma-separated "
             "list; PgUp/PgDn scroll the transcript while you type. Every question or test "
             "order is one turn. On your last turn the diagnosis form opens by itself: a "
             "question or order instead uses the last turn and the consultation ends without "
-            "a diagnosis (as for a model doctor, who is told the same).")
+            "a diagnosis (as for a model doctor, who is told the same). A case with images shows "
+            "them under the presentation; when some wait to be asked for, the status line "
+            "says so and Ctrl+G (or typing REQUEST IMAGES) asks, which uses one turn. Ctrl+G "
+            "then shows the images full size.")
 
     def __init__(self, case: Case, setup: PlaySetup, *, hidden: bool) -> None:
         super().__init__()
@@ -125,12 +136,15 @@ class PlayScreen(SessionScreen):
         self.started = 0.0  # set from the app's clock on mount
         self.outcome: Outcome | None = None
         self.last_turn = False  # the turn awaited now is the budget's last
+        self.images: list[CaseImage] = []  # shown to the physician so far
+        self.images_pending = 0  # more images the physician may ask for
 
     def compose(self) -> ComposeResult:
         """Status line, objective, transcript, inputs, footer."""
         yield Header()
         yield Static(id="play-status")
         yield Static(literal(self.case.objective), id="play-objective")
+        yield Horizontal(id="play-images")
         yield TranscriptView(id="play-transcript")
         with Horizontal(id="play-inputs"):
             yield Input(placeholder="Ask the patient… (Enter)", id="ask")
@@ -148,6 +162,7 @@ class PlayScreen(SessionScreen):
         """Start the clock and the consultation (as a worker on the App)."""
         self.started = self.bedside.clock()
         self.query_one("#play-reveal-box").display = False
+        self.query_one("#play-images").display = False
         self.set_interval(1.0, self.update_status)
         self.update_status()
         self.query_one("#ask", Input).focus()
@@ -173,6 +188,12 @@ class PlayScreen(SessionScreen):
         line.append(f" · {elapsed // 60:02d}:{elapsed % 60:02d}")
         if left == 1 and not self.finished:
             line.append(" · last turn: diagnose now (Ctrl+D)", style="bold red")
+        if self.images_pending and not self.finished:
+            n = self.images_pending
+            line.append(f" · {n} image{'s' if n > 1 else ''} on request (Ctrl+G, one turn)",
+                        style="bold")
+        elif self.images:
+            line.append(" · images full size: Ctrl+G")
         if not self.finished:
             line.append(" · your turn" if self.waiting else " · waiting for the reply…",
                         style="italic")
@@ -187,6 +208,8 @@ class PlayScreen(SessionScreen):
         self.waiting = True
         self.started_turn = self.bedside.clock()
         self.last_turn = bool(getattr(state, "is_last", False))
+        self.show_images(list(getattr(state, "images", ())),
+                         int(getattr(state, "images_pending", 0)))
         self.update_status()
         if self.last_turn:
             self.announce_last_turn()
@@ -195,6 +218,53 @@ class PlayScreen(SessionScreen):
         finally:
             self.waiting = False
             self.update_status()
+
+    def show_images(self, images: list[CaseImage], pending: int) -> None:
+        """Show the images the engine says the physician has been shown (when they
+        change), under the presentation."""
+        self.images_pending = pending
+        if [i.number for i in images] == [i.number for i in self.images]:
+            return
+        self.images = images
+        panel = self.query_one("#play-images", Horizontal)
+        panel.remove_children()
+        panel.display = bool(images)
+        self.fit_images()
+        if images:  # textual-image is loaded only when there is an image to draw
+            renderer = load_renderer(self.app)
+            panel.mount_all([CaseImageView(i, renderer) for i in images])
+
+    def on_resize(self) -> None:
+        """Keep the images panel small enough to leave the transcript room."""
+        self.fit_images()
+
+    def fit_images(self) -> None:
+        """The panel's height: 11 rows on a tall screen, down to 4 (caption and thumbnail)
+        at 24 lines; Ctrl+G shows the images full size."""
+        self.query_one("#play-images").styles.height = max(4, min(11, self.size.height - 19))
+
+    def action_images(self) -> None:
+        """Ctrl+G: ask for the images that wait (after a yes: it uses a turn), else show
+        those already shown full size."""
+        if self.finished or (not self.images_pending and self.images):
+            if self.images:
+                self.app.push_screen(ImagesScreen(self.images, load_renderer(self.app)))
+            return
+        if not self.images_pending:
+            self.notify("This case has no images.")
+            return
+        if not self.waiting:
+            self.notify("Please wait for the answer.", severity="warning")
+            return
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._send(REQUEST_KEYWORD)
+
+        n = self.images_pending
+        self.app.push_screen(ConfirmScreen(
+            f"Ask for the case's {n} image{'s' if n > 1 else ''}? It uses one turn.",
+            yes="Ask", no="Not now"), answered)
 
     def announce_last_turn(self) -> None:
         """Offer the diagnosis form, which says it is the last turn (Esc keeps the turn for
@@ -230,7 +300,8 @@ class PlayScreen(SessionScreen):
                             examiner=setup.examiner, api_base=setup.api_base,
                             patient_bias=setup.patient_bias,
                             consultation_id=self.consultation_id, sink=ScreenSink(self),
-                            next_action=self.next_action, cancel_event=self.cancel_event)
+                            next_action=self.next_action, cancel_event=self.cancel_event,
+                            images=setup.images)
         except Exception as err:
             self.bedside.show_error(err)
         finally:
