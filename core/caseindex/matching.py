@@ -22,7 +22,10 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-_PUNCT = re.compile(r"[^\w+%]+", re.UNICODE)
+from core.scripts import WORD_MARKS, compose, fold_scripts
+
+# Punctuation: anything but word characters, Devanagari signs (not `\w` in Python) and + %.
+_PUNCT = re.compile(f"[^\\w+%{WORD_MARKS}]+", re.UNICODE)
 _CJK_CLASS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _CJK = re.compile(f"[{_CJK_CLASS}]")
 # A boundary between a CJK character and a Latin letter or digit counts as a space, so that
@@ -35,11 +38,12 @@ FUZZY_NAME = 88  # whole-name similarity for requested tests (typos: "electrocar
 
 @lru_cache(maxsize=65536)  # cue lists and vocabulary names are normalised over and over
 def normalise(text: str) -> str:
-    """Lower case, accents removed (not for CJK), punctuation to spaces, spaces collapsed."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    """Lower case, accents removed (not for CJK), letter variants of Devanagari and Persian
+    folded (`core.scripts`), punctuation to spaces, spaces collapsed."""
+    text = fold_scripts(unicodedata.normalize("NFKC", text).casefold())
     if not _CJK.search(text):
         decomposed = unicodedata.normalize("NFKD", text)
-        text = "".join(c for c in decomposed if not unicodedata.combining(c))
+        text = compose("".join(c for c in decomposed if not unicodedata.combining(c)))
     else:
         text = _CJK_EDGE.sub(" ", text)
     return " ".join(_PUNCT.sub(" ", text).split())
