@@ -58,6 +58,19 @@ def fold_scripts(text: str) -> str:
     return text
 
 
+_NUKTA_HARAKAT = re.compile("[\u093c\u064b-\u065f\u0670]")
+
+
+def light(text: str) -> str:
+    """A light normal form for patterns written in a script's own spelling: lower case,
+    letter variants folded, nukta and Arabic short vowels dropped, virama and vowel signs
+    kept, spaces collapsed. The intent and stance patterns of Hindi, Persian and Korean
+    read this form (the full matching form drops the virama: 'दर्द' → 'दरद')."""
+    text = unicodedata.normalize("NFD", fold_scripts(text.casefold()))
+    text = unicodedata.normalize("NFC", _NUKTA_HARAKAT.sub("", text))
+    return " ".join(text.split())
+
+
 def compose(text: str) -> str:
     """Text in NFC: Hangul syllables put back together after a decomposition."""
     return unicodedata.normalize("NFC", text) if _HANGUL.search(text) else text

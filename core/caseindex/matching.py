@@ -22,7 +22,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from core.scripts import WORD_MARKS, compose, fold_scripts
+from core.scripts import WORD_MARKS, compose, fold_scripts, is_hangul
 
 # Punctuation: anything but word characters, Devanagari signs (not `\w` in Python) and + %.
 _PUNCT = re.compile(f"[^\\w+%{WORD_MARKS}]+", re.UNICODE)
@@ -57,11 +57,16 @@ def is_cjk(text: str) -> bool:
 def contains(haystack: str, needle: str) -> bool:
     """Whole-word containment of normalised `needle` in normalised `haystack`.
 
-    CJK text has no spaces between words, so there plain substring search is used; a
-    needle of four letters or more also matches as a word prefix (`allerg` → "allergic").
+    CJK text has no spaces between words, so there plain substring search is used (Korean
+    spaces its words but attaches particles, so a substring finds "가슴" in "가슴이"; one
+    syllable must start a word); a needle of four letters or more also matches as a word
+    prefix (`allerg` → "allergic").
     """
     if not needle:
         return False
+    if len(needle) == 1 and is_hangul(needle):
+        # One Korean syllable is a word only at a word's start ("술" is not in "수술").
+        return any(w.startswith(needle) for w in haystack.split())
     if _CJK.search(needle):
         return needle in haystack
     return f" {needle}" in f" {haystack}" and (
@@ -74,6 +79,19 @@ def _cue(cue: str) -> tuple[str, bool, bool]:
     return normalise(cue.strip("^$")), cue.startswith("^"), cue.endswith("$")
 
 
+# Korean particles and the copula: a word followed by one of these is still that word
+# ("약을", "술은", "약이에요"), for cues that must match a whole word ("약$" is not "약간").
+KO_PARTICLES = ("", "을", "를", "은", "는", "이", "가", "도", "만", "에", "의", "로", "으로",
+                "과", "와", "랑", "이랑", "하고", "이나", "나", "요", "은요", "는요", "이요",
+                "이에요", "예요", "에서", "까지", "부터", "에는", "이라도", "이라", "라")
+
+
+def _hangul_word(haystack: str, needle: str) -> bool:
+    """A Hangul word in normalised text, with any particle after it."""
+    return any(w.startswith(needle) and w[len(needle):] in KO_PARTICLES
+               for w in haystack.split())
+
+
 def _cue_match(haystack: str, cue: str) -> bool:
     needle, start, whole = _cue(cue)
     if not needle:
@@ -84,6 +102,8 @@ def _cue_match(haystack: str, cue: str) -> bool:
         return f"{haystack} ".startswith(f"{needle} ") or (
             not whole and len(needle) >= 4 and haystack.startswith(needle))
     if whole:
+        if is_hangul(needle) and " " not in needle:
+            return _hangul_word(haystack, needle)
         return needle in haystack if _CJK.search(needle) else f" {needle} " in f" {haystack} "
     return contains(haystack, needle)
 
