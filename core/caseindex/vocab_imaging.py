@@ -8,10 +8,14 @@ for an abdominal ultrasound finds a stored renal ultrasound and the other way ro
 Explicit concepts cover what composition cannot (CXR, echo, CTPA, vital signs). Format as
 in `core.caseindex.vocab_tests`: "|"-separated names per language, "!name" for one language.
 
-Must not import: anything but the standard library.
+Hindi, Persian and Korean names live in `vocab_imaging_hi_fa_ko` and are merged in below.
+
+Must not import: anything but the standard library and its companion data module.
 """
 
 from __future__ import annotations
+
+from core.caseindex import vocab_imaging_hi_fa_ko as _more
 
 Names = dict[str, str]
 
@@ -245,3 +249,20 @@ WHOLE_EXAM = frozenset({
     "examen physique", "examen clinique", "exploracion fisica", "exploracion",
     "examen fisico", "korperliche untersuchung", "klinische untersuchung", "untersuchung",
     "体格检查", "查体", "体检"})
+
+
+def _merged(table: dict[str, Names], extra: dict[str, Names]) -> dict[str, Names]:
+    """A table with the companion module's names added, entry by entry."""
+    out = {key: dict(names) for key, names in table.items()}
+    for key, names in extra.items():
+        out.setdefault(key, {}).update(names)
+    return out
+
+
+MODALITIES = _merged(MODALITIES, _more.MODALITIES)
+REGIONS = _merged(REGIONS, _more.REGIONS)
+EXPLICIT = _merged(EXPLICIT, _more.EXPLICIT)
+PARENTS = {**PARENTS, **_more.PARENTS}
+EXAM_WORDS = {**EXAM_WORDS, **_more.EXAM_WORDS}
+# Compared with names in the matching form: Persian "معاینه‌ی" is "معاینه ی" there.
+WHOLE_EXAM = WHOLE_EXAM | frozenset(_more.WHOLE_EXAM)

@@ -6,10 +6,14 @@ both are tagged with the same concept (`core.caseindex.concepts`). A name writte
 counts only in cases of that language: abbreviations that mean something else elsewhere
 (Spanish "PCR" is C-reactive protein, in English a polymerase chain reaction).
 
-Must not import: anything but the standard library.
+Hindi, Persian and Korean names live in `vocab_tests_hi_fa_ko` and are merged in below.
+
+Must not import: anything but the standard library and its companion data module.
 """
 
 from __future__ import annotations
+
+from core.caseindex import vocab_tests_hi_fa_ko as _more
 
 Names = dict[str, str]
 
@@ -337,3 +341,24 @@ QUANTIFIERS = frozenset("all every everything anything whatever entire whole eac
                         "todo todos toda todas cualquier cualquiera tout tous toute toutes "
                         "alle alles samtliche jede jeden jedes irgendwelche".split())
 QUANTIFIERS_CJK = ("所有", "全部", "一切", "任何", "全套")
+
+
+
+def _merged(table: dict[str, Names], extra: dict[str, Names]) -> dict[str, Names]:
+    """A table with the companion module's names added, concept by concept."""
+    out = {cid: dict(names) for cid, names in table.items()}
+    for cid, names in extra.items():
+        out.setdefault(cid, {}).update(names)
+    return out
+
+
+LABS = _merged(LABS, _more.LABS)
+for _cid, _text in _more.EN_EXTRA.items():
+    LABS[_cid]["en"] += "|" + _text
+GROUPS = _merged(GROUPS, _more.GROUPS)
+DISPLAY = _merged(DISPLAY, _more.DISPLAY)
+CULTURE_WORDS = (*CULTURE_WORDS, *_more.CULTURE_WORDS)
+VAGUE_WORDS = VAGUE_WORDS | frozenset(_more.VAGUE_WORDS)
+VAGUE_CJK = (*VAGUE_CJK, *_more.VAGUE_CJK)
+QUANTIFIERS = QUANTIFIERS | frozenset(_more.QUANTIFIERS)
+QUANTIFIERS_CJK = (*QUANTIFIERS_CJK, *_more.QUANTIFIERS_CJK)
