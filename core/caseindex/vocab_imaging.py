@@ -16,6 +16,7 @@ Must not import: anything but the standard library and its companion data module
 from __future__ import annotations
 
 from core.caseindex import vocab_imaging_hi_fa_ko as _more
+from core.caseindex.vocab_tests import merged
 
 Names = dict[str, str]
 
@@ -251,17 +252,10 @@ WHOLE_EXAM = frozenset({
     "体格检查", "查体", "体检"})
 
 
-def _merged(table: dict[str, Names], extra: dict[str, Names]) -> dict[str, Names]:
-    """A table with the companion module's names added, entry by entry."""
-    out = {key: dict(names) for key, names in table.items()}
-    for key, names in extra.items():
-        out.setdefault(key, {}).update(names)
-    return out
 
-
-MODALITIES = _merged(MODALITIES, _more.MODALITIES)
-REGIONS = _merged(REGIONS, _more.REGIONS)
-EXPLICIT = _merged(EXPLICIT, _more.EXPLICIT)
+MODALITIES = merged(MODALITIES, _more.MODALITIES)
+REGIONS = merged(REGIONS, _more.REGIONS)
+EXPLICIT = merged(EXPLICIT, _more.EXPLICIT)
 PARENTS = {**PARENTS, **_more.PARENTS}
 EXAM_WORDS = {**EXAM_WORDS, **_more.EXAM_WORDS}
 # Compared with names in the matching form: Persian "معاینه‌ی" is "معاینه ی" there.

@@ -344,19 +344,19 @@ QUANTIFIERS_CJK = ("所有", "全部", "一切", "任何", "全套")
 
 
 
-def _merged(table: dict[str, Names], extra: dict[str, Names]) -> dict[str, Names]:
-    """A table with the companion module's names added, concept by concept."""
+def merged(table: dict[str, Names], extra: dict[str, Names]) -> dict[str, Names]:
+    """A table with a companion module's names added, entry by entry."""
     out = {cid: dict(names) for cid, names in table.items()}
     for cid, names in extra.items():
         out.setdefault(cid, {}).update(names)
     return out
 
 
-LABS = _merged(LABS, _more.LABS)
+LABS = merged(LABS, _more.LABS)
 for _cid, _text in _more.EN_EXTRA.items():
     LABS[_cid]["en"] += "|" + _text
-GROUPS = _merged(GROUPS, _more.GROUPS)
-DISPLAY = _merged(DISPLAY, _more.DISPLAY)
+GROUPS = merged(GROUPS, _more.GROUPS)
+DISPLAY = merged(DISPLAY, _more.DISPLAY)
 CULTURE_WORDS = (*CULTURE_WORDS, *_more.CULTURE_WORDS)
 VAGUE_WORDS = VAGUE_WORDS | frozenset(_more.VAGUE_WORDS)
 VAGUE_CJK = (*VAGUE_CJK, *_more.VAGUE_CJK)
