@@ -228,6 +228,14 @@ class Case(_Model):
         False, description="A stand-in for a record that was not imported (e.g. the case of "
         "an imported transcript): it has no real ground truth, is never run and is left out "
         "of accuracy and metrics.")
+    translated_from: str | None = Field(
+        None, description="Id of the case this one was translated from (`bedside cases "
+        "translate`).")
+    machine_translated: bool = Field(
+        False, description="The text was translated by a model, not written in this language.")
+    needs_review: bool = Field(
+        False, description="Flagged for a native-speaking clinician to correct; `cases list` "
+        "and the app mark it until the flag is removed.")
 
     @field_validator("language")
     @classmethod

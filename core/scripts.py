@@ -6,7 +6,7 @@ read Hindi, Persian and Korean alike:
 - Devanagari (Hindi): the vowel signs are combining marks that Python's `\\w` does not
   match, so a word such as "सीने" would fall apart at every sign; `WORD_MARKS` keeps them
   inside the word. Spelling variants are folded: chandrabindu as anusvara (हाँ/हां), a
-  nasal consonant with virama before a consonant as anusvara (हिन्दी/हिंदी), the English
+  nasal consonant with virama before a stop as anusvara (हिन्दी/हिंदी), the English
   "o" sign as "aa" (डॉक्टर/डाक्टर), nukta and virama dropped by the callers' accent removal.
 - Arabic script (Persian): Arabic yeh and kaf as the Persian letters (ي/ی, ك/ک), heh
   variants as heh, tatweel dropped, the zero-width non-joiner (نیم‌فاصله) as a space, so
@@ -37,7 +37,7 @@ _ARABIC = re.compile(f"[{ARABIC}]")
 _HANGUL = re.compile(f"[{HANGUL}]")
 _HAN = re.compile(f"[{HAN_KANA}]")
 _RTL = re.compile(f"[{RTL}]")
-_NASAL = re.compile("[ङञणनम]\u094d(?=[क-ह])")
+_NASAL = re.compile("[ङञणनम]\u094d(?=[क-म])")
 _PERSIAN = str.maketrans({
     "ي": "ی", "ى": "ی", "ئ": "ی", "ك": "ک", "ۀ": "ه", "ە": "ه", "ة": "ه", "ـ": None,
     "\u200c": " ", "\u200d": None, "\u200e": None, "\u200f": None,
@@ -104,8 +104,9 @@ def has_rtl(text: str) -> bool:
 
 def script_of(text: str) -> str | None:
     """The main script of a text by letter count: 'latin', 'devanagari', 'arabic',
-    'hangul', 'han' or None when it has no letters."""
-    counts = {"latin": 0, "devanagari": 0, "arabic": 0, "hangul": 0, "han": 0}
+    'hangul', 'han' or None when it has no letters. Latin letters count half: a Korean or
+    Hindi line often holds an English abbreviation ("뇌 MRI: 정상")."""
+    counts = {"latin": 0.0, "devanagari": 0.0, "arabic": 0.0, "hangul": 0.0, "han": 0.0}
     for ch in text:
         if _DEVANAGARI.match(ch):
             counts["devanagari"] += 1
@@ -116,6 +117,6 @@ def script_of(text: str) -> str | None:
         elif _HAN.match(ch):
             counts["han"] += 1
         elif ch.isalpha():
-            counts["latin"] += 1
+            counts["latin"] += 0.5
     best = max(counts, key=lambda k: counts[k])
     return best if counts[best] else None

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from core.caseio import load_bundled_cases
 from core.fidelity.probes import load_probes, to_replay
 from db.store import open_store
 from tests.fake_openai_server import FakeOpenAIServer
@@ -66,12 +67,12 @@ def test_the_probe_suite_replayed_offline_meets_the_targets(
     assert_targets(report)
     assert report["same_questions"] and report["grader"] is None
     (info,) = report["runs"]
-    assert info["checked"] == info["consultations"] == 31
+    assert info["checked"] == info["consultations"] == len(load_bundled_cases())
     # Stored: a second report reads the findings back without recomputing them.
     store = open_store(db)
     stamps = {r["consultation_id"]: r["computed_at"]
               for r in store.db["fidelity_checks"].rows}
-    assert len(stamps) == 31
+    assert len(stamps) == len(load_bundled_cases())
     assert cli_json(capsys, "fidelity", "--db", db, "--run", run, "--json") == report
     assert {r["consultation_id"]: r["computed_at"]
             for r in store.db["fidelity_checks"].rows} == stamps

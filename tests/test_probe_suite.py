@@ -1,7 +1,9 @@
 """Our probe suite (issue 19) through the real offline agents and the fidelity checks, over
 the bundled library. Three files: `bundled_tune` (what the agents were tuned on),
 `bundled_heldout` (kept aside, first run after tuning) and `bundled_heldout_v2` (written
-after that, frozen before its first run); each must meet the targets on its own."""
+after that, frozen before its first run); each must meet the targets on its own.
+`bundled_tune_hi_fa_ko` (issue 12) covers the Hindi, Persian and Korean cases: written
+first, then the agents were tuned on it (first run: patient 93.5 %, examiner 100 %)."""
 
 from __future__ import annotations
 
@@ -32,7 +34,8 @@ def test_the_suite_covers_every_case_language_and_role() -> None:
     assert len(probes) >= 300 and len({p.id for p in probes}) == len(probes)
     assert {p.case for p in probes} == set(CASES)
     by_language = {(CASES[p.case].language.split("-")[0], p.role) for p in probes}
-    assert by_language >= {(lang, role) for lang in ("en", "es", "fr", "de", "zh")
+    assert by_language >= {(lang, role) for lang in ("en", "es", "fr", "de", "zh", "hi", "fa",
+                                                     "ko")
                            for role in ("patient", "examiner")}
     assert {p.expect for p in probes} >= {"affirm", "deny", "consent", "complaint", "unknown",
                                           "history", "value", "normal", "refuse",

@@ -46,7 +46,8 @@ jemals primer primero premier
 """.split())
 PAST_FILLER = frozenset(normalise(w) for w in PAST_FILLER)
 # Korean stems (after `questions.korean_stem`) of past-question filler.
-_PAST_FILLER_KO = frozenset("전 전에 전에도 예전 예전에 이전 이전에 과거 과거에 이런 그런 비슷 비슷한 처음 "
+_PAST_FILLER_KO = frozenset("전 전에 전에도 예전 예전에 이전 이전에 과거 과거에 이런 그런 비슷 "
+                            "비슷한 처음 "
                             "지난번 또 번 적 있 있으".split())
 _PAST_FILLER_ZH = ("以前", "之前", "过去", "这样", "这种", "类似", "情况", "第一次", "有过", "曾经",
                    "发作", "样的")

@@ -39,9 +39,9 @@ class LLMDoctor:
                  max_turns: int) -> None:
         options = ("Possible diagnoses to choose from: " + "; ".join(view.options)
                    if view.options else "")
-        self.system = prompts.get("doctor/v1").format(
+        self.system = prompts.with_language(prompts.get("doctor/v1").format(
             objective=view.objective, max_turns=max_turns,
-            language_name=prompts.language_name(view.language), options=options)
+            language_name=prompts.language_name(view.language), options=options), view.language)
         self.spec, self.client, self.label = spec, client, spec.display()
 
     def messages(self, turns: list[Turn], last: bool) -> Messages:
@@ -97,8 +97,9 @@ class LLMPatient:
     """A model playing the patient, from its PatientView only."""
 
     def __init__(self, view: PatientView, spec: AgentSpec, client: LLMClient) -> None:
-        self.system = prompts.get(PATIENT_PROMPT).format(
-            profile=render_profile(view), language_name=prompts.language_name(view.language))
+        self.system = prompts.with_language(prompts.get(PATIENT_PROMPT).format(
+            profile=render_profile(view), language_name=prompts.language_name(view.language)),
+            view.language)
         self.spec, self.client, self.label = spec, client, spec.display()
 
     async def answer(self, question: str, turns: list[Turn], on_delta: DeltaFn) -> Reply:
@@ -118,9 +119,9 @@ class LLMExaminer:
 
     def __init__(self, view: ExaminerView, spec: AgentSpec, client: LLMClient) -> None:
         findings = "\n".join(i.render() for i in [*view.physical_exam, *view.tests])
-        self.system = prompts.get(EXAMINER_PROMPT).format(
+        self.system = prompts.with_language(prompts.get(EXAMINER_PROMPT).format(
             findings=findings or "(none)", language_name=prompts.language_name(view.language),
-            normal=phrase(view.language, "normal"))
+            normal=phrase(view.language, "normal")), view.language)
         self.lang = view.language
         self.spec, self.client, self.label = spec, client, spec.display()
 
@@ -140,8 +141,9 @@ class LLMModerator:
     """A model judging the diagnosis yes/no, from its ModeratorView only."""
 
     def __init__(self, view: ModeratorView, spec: AgentSpec, client: LLMClient) -> None:
-        self.system = prompts.get("moderator/v1").format(
-            diagnosis=view.diagnosis, synonyms="; ".join(view.synonyms) or "(none)")
+        self.system = prompts.with_language(prompts.get("moderator/v1").format(
+            diagnosis=view.diagnosis, synonyms="; ".join(view.synonyms) or "(none)"),
+            view.language, moderator=True)
         self.spec, self.client, self.label = spec, client, spec.display()
 
     async def judge(self, diagnosis: str) -> tuple[Verdict, Reply | None]:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from core.agents import episodes, intents, questions
-from core.caseindex.matching import Entry, cue_hit, is_cjk, mentioned, normalise
+from core.caseindex.matching import Entry, cue_hit, mentioned, normalise
 from core.agents.templates import phrase
 from core.agents.vocab_symptoms import SYMPTOMS
 from core.case import HistoryItem, PatientProfile, Symptom
@@ -77,6 +77,8 @@ class RecordAnswers:
         kinds = {k for k, c in self.kind_cues.items() if cue_hit(q, c)}
         if kinds - {"review_of_systems"} and not named:
             return []  # "Have you ever had an operation?" is a history question
+        if not named and strength == "weak" and self._history(question, q, False):
+            return []  # "Have you ever eaten raw shellfish?": an item of the history tells it
         content = [w for w in episodes.question_content(question) if not self._cue_word(w)]
         present = [s for s in named if s.present]
         main = named or [s for s in self.profile.primary_symptoms if s.present][:3]
@@ -216,7 +218,7 @@ _MANY_TOPICS = frozenset({"social", "review_of_systems", "other"})
 
 _FOCUS_STOP = frozenset(normalise(w) for w in (
     "take takes taking taken took use uses using used have has had get gets got लेते लेती "
-    "लिया खाते खाती मصرف مصرف می‌کنید میخورید 드시 드세요 복용").split())
+    "लिया खाते खाती पीते पीती पीता पीना مصرف می‌کنید میخورید 드시 드세요 복용").split())
 
 
 def _tells(content: list[str], text: str) -> bool:

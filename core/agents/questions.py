@@ -19,7 +19,7 @@ from typing import Literal
 from core.caseindex.matching import KO_PARTICLES, contains, is_cjk, normalise
 from core.agents.templates import lang_key
 from core.agents.vocab_symptoms import WORD_EQUIVALENTS
-from core.scripts import is_arabic_script, is_hangul
+from core.scripts import is_arabic_script, is_devanagari, is_hangul
 
 Kind = Literal["yesno", "wh", "other"]
 
@@ -92,7 +92,8 @@ mussen bitte mal genau einmal uns zu zum zur vom im am beim dies diese dieser
 ناراحتی احساس حس دکتر لطفا لطفاً بگویید بفرمایید چیزی کسی هیچ الان امروز اخیرا اخیراً قبلا
 قبلاً حال حالتان وقت تر ترین هیچ‌وقت وجود کند کنه کنم کنی کنیم کنند شود شه شوید کرده کردن دهد
 دهید زند آید آمد رود میره کشد کشید گیرد گیرید بیمار مریض
-उन्होंने उनको इन्होंने इनको वे मरीज़ मरीज
+उन्होंने उनको इन्होंने इनको वे मरीज़ मरीज सब ये यह सारा सारी रही रहे रहा
+موقع وقتی داشت داشتی داشتید دارد
 """.split())
 # Every list is compared with words in the matching form (`normalise`): Hindi words lose
 # their virama there ("दर्द" → "दरद"), so the lists are put in that form once.
@@ -103,7 +104,7 @@ KO_STOP = frozenset("""
 있 있으 있으세 있었 없 없으 하 하시 드 드시 계 선생님 환자분 환자 그런 이런 저런 것 거 게 때
 적 아프 아파 아픈 통증 불편 불편하 느끼 느껴 느낌 증상 같 같은 혹 네 예 자주 항상 전혀 다시
 나 났 나세 나시 생기 생겼 생긴 생기셨 되 됐 되셨 받 받으 받으셨 보 봤 보셨 해 했 하셨 가 갔 오
-왔 들 주 주세 알 아시 모르 있다 없다 다 또 더 정도 쪽 부분 번 한번 평소 보통 원래
+왔 들 주 주세 알 아시 모르 있다 없다 다 또 더 정도 쪽 부분 번 한번 평소 보통 원래 드신 드셨 드시
 """.split())
 _ZH_STOP = ("您好", "请问", "您", "你", "我", "有没有", "是不是", "没有", "有", "吗", "呢", "吧",
             "的", "了", "是", "不", "会", "过", "还", "最近", "现在", "觉得", "感觉", "这个",
@@ -193,6 +194,21 @@ _FA_SUFFIXES = ("هایتان", "هایشان", "هایمان", "هایم", "ه�
                 "یتان", "یشان", "تان", "شان", "مان", "ترین", "تر", "ی", "م", "ت", "ش")
 
 
+# Hindi endings in the matching form (virama dropped), longest first: plural and oblique
+# nouns, verb forms ("मांसपेशियाँ" and "मांसपेशियों" are one word, "फड़क रही" finds "फड़कना").
+_HI_ENDINGS = tuple(sorted({"ियों", "ियां", "िया", "ियो", "ाओं", "ाएं", "ाएंगे", "ों", "ें",
+                            "ना", "ने", "नी", "ता", "ती", "ते", "कर", "ा", "ि", "ी", "ु", "ू",
+                            "े", "ै", "ो", "ौ", "ं"}, key=len, reverse=True))
+
+
+def hindi_stem(word: str) -> str:
+    """A Hindi word less one inflectional ending, at least two letters left."""
+    for end in _HI_ENDINGS:
+        if word.endswith(end) and len(word) - len(end) >= 2:
+            return word[: -len(end)]
+    return word
+
+
 def persian_stem(word: str) -> str:
     """A Persian word less one suffix (plural, possessive, -ی), at least three letters left."""
     for end in _FA_SUFFIXES:
@@ -233,8 +249,13 @@ def found_in(word: str, text: str) -> bool:
     everyday equivalents of `WORD_EQUIVALENTS`: "lost" finds "loss", "ate" finds "eat")."""
     if is_hangul(word):
         if len(word) >= 2:
-            return word in text or any(e in text for e in WORD_EQUIVALENTS.get(word, ()))
+            # "노래졌" (turned yellow) finds "노래짐": a verb's last syllable inflects.
+            return word in text or len(word) >= 3 and word[:-1] in text or any(
+                e in text for e in WORD_EQUIVALENTS.get(word, ()))
         return any(w.startswith(word) for w in text.split())
+    if is_devanagari(word):
+        stem = hindi_stem(word)
+        return any(w.startswith(stem) for w in text.split())
     if is_cjk(word):
         if len(word) == 1:
             return word in text

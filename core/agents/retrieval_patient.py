@@ -59,6 +59,7 @@ _PAIN_WORDS = frozenset(normalise(w) for w in (
     "mal schmerz schmerzen weh दर्द पीड़ा दुखता दुखती درد دردناک").split())
 _PAIN_CJK = ("痛", "疼", "아프", "아파", "아픈", "통증")
 _DENIAL = intents.DENIAL_TEXT
+_FOCUSED = ("family", "medication", "allergy", "surgical")
 
 
 class RetrievalPatient(RecordAnswers):
@@ -133,8 +134,10 @@ class RetrievalPatient(RecordAnswers):
         if complaint:
             parts.append(self._complaint())
         parts.extend(self._demographics(q))
-        # "Does anyone in the family have seizures?" is not about the patient's own.
-        named = [] if cue_hit(q, self.kind_cues["family"]) else self.named_symptoms(question)
+        # "Does anyone in the family have seizures?" is not about the patient's own, and
+        # "What have you taken for the fever?" asks for the medicines, not the fever.
+        named = [] if any(cue_hit(q, self.kind_cues[k]) for k in _FOCUSED) else \
+            self.named_symptoms(question)
         for s in named:
             parts.extend(self._symptom(s, q))
         parts.extend(self._history(question, q, bool(named)))

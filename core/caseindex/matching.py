@@ -22,7 +22,7 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-from core.scripts import WORD_MARKS, compose, fold_scripts, is_hangul
+from core.scripts import WORD_MARKS, compose, fold_scripts, is_arabic_script, is_hangul
 
 # Punctuation: anything but word characters, Devanagari signs (not `\w` in Python) and + %.
 _PUNCT = re.compile(f"[^\\w+%{WORD_MARKS}]+", re.UNICODE)
@@ -69,6 +69,10 @@ def contains(haystack: str, needle: str) -> bool:
         return any(w.startswith(needle) for w in haystack.split())
     if _CJK.search(needle):
         return needle in haystack
+    if is_arabic_script(needle) and " " not in needle and len(needle) >= 3:
+        return any(w.startswith(needle) and w[len(needle):] in FA_SUFFIXES
+                   for w in haystack.split()) or (
+            len(needle) >= 4 and f" {needle}" in f" {haystack}")
     return f" {needle}" in f" {haystack}" and (
         f" {needle} " in f" {haystack} " or len(needle) >= 4
     )
@@ -84,6 +88,11 @@ def _cue(cue: str) -> tuple[str, bool, bool]:
 KO_PARTICLES = ("", "을", "를", "은", "는", "이", "가", "도", "만", "에", "의", "로", "으로",
                 "과", "와", "랑", "이랑", "하고", "이나", "나", "요", "은요", "는요", "이요",
                 "이에요", "예요", "에서", "까지", "부터", "에는", "이라도", "이라", "라")
+
+
+# Persian suffixes written onto a word (possessive, plural, -ی): "شغلتان" is "شغل" + "تان".
+FA_SUFFIXES = ("", "م", "ت", "ش", "مان", "تان", "شان", "ها", "های", "هایم", "هایت", "هایش",
+               "هایتان", "هایشان", "ی", "یم", "یت", "یش", "یتان", "یشان", "ام", "ات", "اش", "ای")
 
 
 def _hangul_word(haystack: str, needle: str) -> bool:

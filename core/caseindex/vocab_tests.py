@@ -303,7 +303,8 @@ GROUP_MEMBERS: dict[str, tuple[str, ...]] = {
                  "lab:stool_culture"),
 }
 # Words that make a stored item a culture for the "cultures" group.
-CULTURE_WORDS = ("culture", "cultivo", "kultur", "培养", "hémoculture", "uroculture")
+CULTURE_WORDS: tuple[str, ...] = ("culture", "cultivo", "kultur", "培养", "hémoculture",
+                                  "uroculture")
 
 # How an unstored member of a group is named in the answer ("<name>: normal").
 DISPLAY: dict[str, Names] = {
@@ -334,14 +335,14 @@ alle alles die der den ihre meine befunde ergebnisse untersuchungen werte verfug
 vorhandenen sie haben bitte geben was wie welche mir mich uns ich gibt es vorliegt vorliegen
 lo usted me tengan tienen ce qui me sont
 """.split())
-VAGUE_CJK = ("所有", "全部", "一切", "任何", "检查", "结果", "化验", "报告", "的", "你", "您",
-             "我", "请", "给", "做", "过", "有", "哪些", "什么", "项目", "都", "一下", "把")
+VAGUE_CJK: tuple[str, ...] = (
+    "所有", "全部", "一切", "任何", "检查", "结果", "化验", "报告", "的", "你", "您", "我",
+    "请", "给", "做", "过", "有", "哪些", "什么", "项目", "都", "一下", "把")
 # Catch-all quantifiers: a request containing one must name a specific test.
 QUANTIFIERS = frozenset("all every everything anything whatever entire whole each any "
                         "todo todos toda todas cualquier cualquiera tout tous toute toutes "
                         "alle alles samtliche jede jeden jedes irgendwelche".split())
-QUANTIFIERS_CJK = ("所有", "全部", "一切", "任何", "全套")
-
+QUANTIFIERS_CJK: tuple[str, ...] = ("所有", "全部", "一切", "任何", "全套")
 
 
 def merged(table: dict[str, Names], extra: dict[str, Names]) -> dict[str, Names]:

@@ -16,7 +16,8 @@ from __future__ import annotations
 Names = dict[str, str]
 
 LABS: dict[str, Names] = {
-    "lab:cbc": {"hi": "सीबीसी|कम्प्लीट ब्लड काउंट|कंप्लीट ब्लड काउंट|पूर्ण रक्त गणना|हीमोग्राम|ब्लड काउंट",
+    "lab:cbc": {"hi": "सीबीसी|कम्प्लीट ब्लड काउंट|कंप्लीट ब्लड काउंट|पूर्ण रक्त गणना|हीमोग्राम|"
+                      "ब्लड काउंट",
                 "fa": "شمارش کامل خون|سی بی سی|آزمایش سی بی سی|هموگرام",
                 "ko": "일반혈액검사|전혈구검사|혈구검사|씨비씨"},
     "lab:bmp": {"hi": "केएफटी|किडनी फंक्शन टेस्ट|किडनी फंक्शन|गुर्दे की जांच|इलेक्ट्रोलाइट्स|"
@@ -39,7 +40,8 @@ LABS: dict[str, Names] = {
                  "fa": "آزمایش انعقادی|انعقاد|پی تی|آی ان آر|پی تی تی",
                  "ko": "혈액응고검사|응고검사|프로트롬빈 시간"},
     "lab:glucose": {"hi": "ब्लड शुगर|शुगर|रैंडम ब्लड शुगर|आरबीएस|ग्लूकोज|फास्टिंग शुगर",
-                    "fa": "قند خون|قند|گلوکز|قند ناشتا", "ko": "혈당|혈당검사|간이혈당|공복혈당|포도당"},
+                    "fa": "قند خون|قند|گلوکز|قند ناشتا",
+                    "ko": "혈당|혈당검사|간이혈당|공복혈당|포도당"},
     "lab:hba1c": {"hi": "एचबीए1सी", "fa": "هموگلوبین a1c|هموگلوبین گلیکوزیله",
                   "ko": "당화혈색소"},
     "lab:tft": {"hi": "थायराइड टेस्ट|थायराइड फंक्शन टेस्ट|थायराइड प्रोफाइल|टीएसएच",
@@ -48,7 +50,8 @@ LABS: dict[str, Names] = {
     "lab:lipase": {"hi": "लाइपेज", "fa": "لیپاز", "ko": "리파아제"},
     "lab:amylase": {"hi": "एमाइलेज", "fa": "آمیلاز", "ko": "아밀라아제"},
     "lab:abg": {"hi": "एबीजी|ब्लड गैस|आर्टेरियल ब्लड गैस",
-                "fa": "گازهای خون شریانی|گاز خون|ای بی جی", "ko": "동맥혈가스|동맥혈 가스분석|혈액가스"},
+                "fa": "گازهای خون شریانی|گاز خون|ای بی جی",
+                "ko": "동맥혈가스|동맥혈 가스분석|혈액가스"},
     "lab:lactate": {"hi": "लैक्टेट", "fa": "لاکتات", "ko": "젖산"},
     "lab:lipids": {"hi": "लिपिड प्रोफाइल|कोलेस्ट्रॉल", "fa": "چربی خون|پروفایل چربی|کلسترول",
                    "ko": "지질검사|콜레스테롤"},
@@ -71,7 +74,8 @@ LABS: dict[str, Names] = {
                           "ko": "혈액배양"},
     "lab:sputum_culture": {"hi": "बलगम का कल्चर|स्पुटम कल्चर", "fa": "کشت خلط",
                            "ko": "객담배양|가래 배양"},
-    "lab:stool_culture": {"hi": "स्टूल कल्चर|मल की जांच|स्टूल टेस्ट", "fa": "کشت مدفوع|آزمایش مدفوع",
+    "lab:stool_culture": {"hi": "स्टूल कल्चर|मल की जांच|स्टूल टेस्ट", "fa": "کشت مدفوع|"
+                                                                            "آزمایش مدفوع",
                           "ko": "대변배양|대변검사"},
     "lab:csf": {"hi": "लम्बर पंक्चर|सीएसएफ", "fa": "پونکسیون کمری|ال پی|مایع مغزی نخاعی",
                 "ko": "요추천자|뇌척수액 검사|뇌척수액"},
@@ -91,7 +95,8 @@ LABS: dict[str, Names] = {
     "lab:platelets": {"hi": "प्लेटलेट|प्लेटलेट्स|प्लेटलेट काउंट", "fa": "پلاکت", "ko": "혈소판"},
     "lab:bilirubin": {"hi": "बिलीरुबिन", "fa": "بیلی روبین", "ko": "빌리루빈"},
     "lab:blood_film": {"hi": "पेरिफेरल स्मीयर|ब्लड स्मीयर",
-                       "fa": "لام خون محیطی|اسمیر خون محیطی|لام خون", "ko": "말초혈액도말|혈액도말"},
+                       "fa": "لام خون محیطی|اسمیر خون محیطی|لام خون",
+                       "ko": "말초혈액도말|혈액도말"},
     "lab:group_save": {"hi": "ब्लड ग्रुप|क्रॉस मैच", "fa": "گروه خون|کراس مچ", "ko": "혈액형|교차시험"},
     "lab:ldh": {"hi": "एलडीएच", "fa": "ال دی اچ", "ko": "젖산탈수소효소"},
     "lab:ana": {"hi": "एएनए", "fa": "آنتی بادی ضد هسته", "ko": "항핵항체"},
@@ -128,7 +133,8 @@ LABS: dict[str, Names] = {
     "lab:afb": {"en": "sputum afb|afb smear|acid fast bacilli|sputum smear|zn stain|"
                       "sputum for afb|afb",
                 "hi": "बलगम की जांच|बलगम टेस्ट|एएफबी|बलगम में टीबी की जांच",
-                "fa": "اسمیر خلط|لام خلط|خلط از نظر سل", "ko": "객담 도말|항산균 도말|객담 항산균검사|가래 검사",
+                "fa": "اسمیر خلط|لام خلط|خلط از نظر سل",
+                "ko": "객담 도말|항산균 도말|객담 항산균검사|가래 검사",
                 "zh": "痰抗酸杆菌"},
     "lab:xpert": {"en": "genexpert|xpert|xpert mtb rif|cbnaat|truenat|tb pcr",
                   "hi": "सीबीनैट|जीन एक्सपर्ट|ट्रूनैट", "fa": "جین اکسپرت", "ko": "결핵 pcr|결핵균 pcr"},
@@ -137,7 +143,8 @@ LABS: dict[str, Names] = {
                            "hi": "कोलिनेस्टरेज़|कोलीनेस्टरेज|सीरम कोलिनेस्टरेज़",
                            "fa": "کولین استراز", "ko": "콜린에스테라제"},
     "lab:ache": {"en": "rbc acetylcholinesterase|acetylcholinesterase|red cell cholinesterase",
-                 "hi": "एसिटाइलकोलिनेस्टरेज़", "fa": "استیل کولین استراز", "ko": "아세틸콜린에스테라제"},
+                 "hi": "एसिटाइलकोलिनेस्टरेज़", "fa": "استیل کولین استراز",
+                 "ko": "아세틸콜린에스테라제"},
     "lab:brucella": {"en": "brucella serology|brucella agglutination|wright test|rose bengal|"
                            "brucella antibodies|brucella",
                      "fa": "رایت|تست رایت|آزمایش رایت|سرولوژی بروسلا|آگلوتیناسیون بروسلا",
@@ -160,14 +167,16 @@ LABS: dict[str, Names] = {
                  "ko": "g6pd 검사"},
     "lab:scrub": {"en": "scrub typhus serology|scrub typhus igm|tsutsugamushi antibody|"
                         "orientia antibody|weil felix|scrub typhus test",
-                  "ko": "쯔쯔가무시 항체|쯔쯔가무시 검사|쯔쯔가무시 항체검사", "hi": "स्क्रब टाइफस टेस्ट"},
+                  "ko": "쯔쯔가무시 항체|쯔쯔가무시 검사|쯔쯔가무시 항체검사",
+                  "hi": "स्क्रब टाइफस टेस्ट"},
     "lab:hantavirus": {"en": "hantavirus serology|hfrs serology|hantaan antibody",
                        "ko": "한탄바이러스 항체|한타바이러스 검사|신증후군출혈열 항체"},
     "lab:hav": {"en": "anti hav igm|igm anti hav|hepatitis a serology|hav igm|"
                       "hepatitis a antibody",
                 "ko": "a형 간염 항체|a형간염 항체|a형 간염 검사", "fa": "آنتی بادی هپاتیت a"},
     "lab:hbv": {"en": "hbsag|hepatitis b surface antigen|hepatitis b serology|anti hbc",
-                "ko": "b형 간염 검사|b형간염 검사", "hi": "एचबीएसएजी", "fa": "آنتی ژن سطحی هپاتیت b"},
+                "ko": "b형 간염 검사|b형간염 검사", "hi": "एचबीएसएजी",
+                "fa": "آنتی ژن سطحی هپاتیت b"},
     "lab:hcv": {"en": "anti hcv|hepatitis c serology|hcv antibody", "ko": "c형 간염 검사"},
     "lab:hev": {"en": "anti hev|hev igm|hepatitis e serology", "ko": "e형 간염 항체|e형 간염 검사"},
     "lab:flu": {"en": "influenza test|rapid influenza test|flu test|rapid influenza antigen",
