@@ -86,8 +86,10 @@ class RetrievalPatient(RecordAnswers):
         # Probes for the diagnosis or results are recognised in every language.
         for probe in ("diagnosis", "results", "tests"):
             self.cue[probe] = [c for table in CUES.values() for c in table.get(probe, [])]
+        # (The cues' words as written and as content words: Persian "شکلی" is "شکل" there.)
         self.facet_words = {w for f in (*FACETS, "complaint", "other") for c in self.cue[f]
-                            for w in normalise(c.strip("^$")).split()}
+                            for w in [*normalise(c.strip("^$")).split(),
+                                      *questions.content_words(c.strip("^$"))]}
         self.story = self._story()
 
     async def answer(self, question: str, turns: list[Turn], on_delta: DeltaFn) -> Reply:
