@@ -71,3 +71,8 @@ async def test_a_persian_case_is_shown_in_visual_order_and_stored_as_typed(
         shown = _lines(render_turn(block.turn), 60)
         assert any("ﺶﯿﭘ" in line or "شیپ" in line for line in shown)  # 'پیش' reversed on screen
         assert not any(stored[1][:12] in line for line in shown)  # never the logical order
+
+
+def test_a_left_to_right_line_with_a_persian_word_stays_left_aligned() -> None:
+    lines = _lines(BidiText("REQUEST TEST: رایت, CBC"), 40)
+    assert [line.rstrip() for line in lines] == ["REQUEST TEST: " + "رایت"[::-1] + ", CBC"]

@@ -11,6 +11,8 @@ Letter shaping (joined Arabic-script forms) is left to the terminal.
 
 from __future__ import annotations
 
+import unicodedata
+
 from bidi import get_display
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -18,6 +20,18 @@ from rich.text import Text
 
 from core.scripts import has_rtl
 from tui.text.safe import sanitize
+
+
+def starts_rtl(text: str) -> bool:
+    """True if the paragraph's direction is right-to-left: its first strong letter is (the
+    Unicode rule; "REQUEST TEST: رایت" is a left-to-right line with a Persian word in it)."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind in ("R", "AL"):
+            return True
+        if kind == "L":
+            return False
+    return False
 
 
 def display_line(text: str) -> str:
@@ -30,7 +44,7 @@ class BidiText:
 
     def __init__(self, text: str | None, style: str = "") -> None:
         self.text = Text(sanitize(text), style=style)
-        self.rtl = has_rtl(self.text.plain)
+        self.rtl = starts_rtl(self.text.plain)
 
     def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
         return Measurement.get(console, options, self.text)

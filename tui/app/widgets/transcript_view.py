@@ -87,7 +87,7 @@ def turn_header(turn: Turn) -> Text:
     if turn.latency_ms is not None:
         bits.append(f"{turn.latency_ms / 1000:.1f} s")
     if bits:
-        head.append(sanitize("  " + " · ".join(bits)), style="dim")
+        head.append(display_line(sanitize("  " + " · ".join(bits))), style="dim")
     return head
 
 
