@@ -92,7 +92,8 @@ mussen bitte mal genau einmal uns zu zum zur vom im am beim dies diese dieser
 ناراحتی احساس حس دکتر لطفا لطفاً بگویید بفرمایید چیزی کسی هیچ الان امروز اخیرا اخیراً قبلا
 قبلاً حال حالتان وقت تر ترین هیچ‌وقت وجود کند کنه کنم کنی کنیم کنند شود شه شوید کرده کردن دهد
 دهید زند آید آمد رود میره کشد کشید گیرد گیرید بیمار مریض جایی جا
-उन्होंने उनको इन्होंने इनको वे मरीज़ मरीज सब ये यह सारा सारी रही रहे रहा ज़रा जरा कहीं
+उन्होंने उनको इन्होंने इनको वे मरीज़ मरीज सब ये यह सारा सारी रही रहे रहा ज़रा जरा कहीं आते आता
+आती आना आया आई आए लगते लग थीं
 موقع وقتی داشت داشتی داشتید دارد
 """.split())
 # Every list is compared with words in the matching form (`normalise`): Hindi words lose
@@ -105,7 +106,7 @@ KO_STOP = frozenset("""
 적 아프 아파 아픈 통증 불편 불편하 느끼 느껴 느낌 증상 같 같은 혹 네 예 자주 항상 전혀 다시
 나 났 나세 나시 생기 생겼 생긴 생기셨 되 됐 되셨 받 받으 받으셨 보 봤 보셨 해 했 하셨 가 갔 오
 왔 들 주 주세 알 아시 모르 있다 없다 다 또 더 정도 쪽 부분 번 한번 평소 보통 원래 드신 드셨 드시
-그랬 그렇 그래 설명 주시 주시겠 다른 데 데로 기도 하기 인지 있었 오래 중 분 계 계세 앓 앓는
+그랬 그렇 그래 설명 주시 주시겠 다른 데 데로 기도 하기 인지 있었 오래 중 분 계 계세 앓 앓는 몸 잘 많
 """.split())
 _ZH_STOP = ("您好", "请问", "您", "你", "我", "有没有", "是不是", "没有", "有", "吗", "呢", "吧",
             "的", "了", "是", "不", "会", "过", "还", "最近", "现在", "觉得", "感觉", "这个",
@@ -166,8 +167,8 @@ def _script_wh(text: str) -> Kind | None:
         return "wh"
     if words[0] == first[lang]:
         return "yesno"
-    if lang == "hi" and first["hi"] in words:
-        return "wh"  # "आपको क्या हुआ?": what happened
+    if lang == "hi" and first["hi"] in words[:-1]:
+        return "wh"  # "आपको क्या हुआ?": what happened ("… है क्या?" last asks yes or no)
     return "yesno" if text.rstrip().endswith(("?", "؟", "？")) else "other"
 
 
@@ -178,7 +179,7 @@ def content_words(question: str) -> list[str]:
     for word in text.split():
         if is_hangul(word):
             stem = korean_stem(word)
-            if stem and stem not in KO_STOP:
+            if stem and stem not in KO_STOP and word not in KO_STOP:
                 out.append(stem)
         elif is_cjk(word):
             out.extend(_cjk_chunks(word))
@@ -198,12 +199,13 @@ _FA_SUFFIXES = ("هایتان", "هایشان", "هایمان", "هایم", "ه�
 # Hindi endings in the matching form (virama dropped), longest first: plural and oblique
 # nouns, verb forms ("मांसपेशियाँ" and "मांसपेशियों" are one word, "फड़क रही" finds "फड़कना").
 _HI_ENDINGS = tuple(sorted({"ियों", "ियां", "िया", "ियो", "ाओं", "ाएं", "ाएंगे", "ों", "ें",
-                            "ना", "ने", "नी", "ता", "ती", "ते", "कर", "ा", "ि", "ी", "ु", "ू",
+                            "ना", "ने", "नी", "ता", "ती", "ते", "ा", "ि", "ी", "ु", "ू",
                             "े", "ै", "ो", "ौ", "ं"}, key=len, reverse=True))
 
 
 def hindi_stem(word: str) -> str:
-    """A Hindi word less one inflectional ending, at least two letters left."""
+    """A Hindi word less one inflectional ending, at least two letters left ("घटा" →
+    "घट", which finds "घटना")."""
     for end in _HI_ENDINGS:
         if word.endswith(end) and len(word) - len(end) >= 2:
             return word[: -len(end)]
