@@ -76,3 +76,26 @@ async def test_a_persian_case_is_shown_in_visual_order_and_stored_as_typed(
 def test_a_left_to_right_line_with_a_persian_word_stays_left_aligned() -> None:
     lines = _lines(BidiText("REQUEST TEST: رایت, CBC"), 40)
     assert [line.rstrip() for line in lines] == ["REQUEST TEST: " + "رایت"[::-1] + ", CBC"]
+
+
+HI = ("सितंबर के महीने में दिल्ली के एक 21 वर्षीय इंजीनियरिंग छात्र को चार दिन के तेज़ बुखार और "
+      "बदन दर्द के साथ मेडिसिन ओपीडी में लाया गया है। इतिहास लें, जांच करें")
+
+
+def test_hindi_lines_fit_the_terminal_counting_spacing_vowel_signs() -> None:
+    from rich.text import Text
+
+    from tui.app.widgets.bidi import terminal_width
+
+    console = Console(width=40)
+    # Rich's own wrapping counts "ी", "ा" as no column: some line runs past a terminal's edge.
+    assert max(terminal_width(line.plain) for line in Text(HI).wrap(console, 40)) > 40
+    lines = [line.rstrip() for line in _lines(literal_block(HI), 40)]
+    assert all(terminal_width(line) <= 40 for line in lines)
+    assert " ".join(lines).split() == HI.split()  # nothing lost
+
+
+def test_hindi_analytes_keep_their_indent_under_the_panel() -> None:
+    from tui.app.widgets.bidi import wrap_terminal
+
+    assert wrap_terminal("  तापमान", 30) == ["  तापमान"]

@@ -1,4 +1,4 @@
-"""Right-to-left text in a terminal: lines reordered for display only.
+"""Right-to-left and Devanagari text in a terminal: lines laid out for display only.
 
 Terminals lay characters out left to right in the order they are stored, so a Persian line
 would read backwards. `BidiText` wraps text at the width it is given first, then reorders
@@ -7,6 +7,12 @@ when the paragraph is right-to-left. Reordering after wrapping keeps each line's
 that line. The stored text, exports and what models receive are never reordered: only this
 renderable, and `display_line` for one-line cells (a title in a table), touch it.
 Letter shaping (joined Arabic-script forms) is left to the terminal.
+
+Devanagari: Rich counts a spacing vowel sign ("ी", "ा", Unicode category Mc) as taking no
+column, terminals (tmux, xterm) as one, so a Hindi line Rich thinks fits ran past the right
+edge and lost its last letters. Hindi text is therefore wrapped here with the terminal's
+count; what then runs past the edge is only the padding after the text. (A table column
+after Hindi text can still sit a few columns right of its neighbours' in such terminals.)
 """
 
 from __future__ import annotations
@@ -14,11 +20,12 @@ from __future__ import annotations
 import unicodedata
 
 from bidi import get_display
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
 from rich.text import Text
 
-from core.scripts import has_rtl
+from core.scripts import has_rtl, is_devanagari
 from tui.text.safe import sanitize
 
 
@@ -39,6 +46,35 @@ def display_line(text: str) -> str:
     return get_display(text) if has_rtl(text) else text
 
 
+def terminal_width(text: str) -> int:
+    """Columns a terminal gives text: Rich's count plus one per spacing mark (Mc)."""
+    return cell_len(text) + sum(unicodedata.category(ch) == "Mc" for ch in text)
+
+
+def wrap_terminal(text: str, width: int) -> list[str]:
+    """Text wrapped at spaces (long words cut) so each line fits `width` terminal columns."""
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        indent = paragraph[:len(paragraph) - len(paragraph.lstrip(" "))]  # analytes under a panel
+        line = indent
+        for word in paragraph.split():
+            trial = f"{line} {word}" if line.strip() else line + word
+            if terminal_width(trial) <= width:
+                line = trial
+                continue
+            if line:
+                lines.append(line)
+            line = word
+            while terminal_width(line) > width > 0:  # a word longer than the line
+                cut = 1
+                while cut < len(line) and terminal_width(line[:cut + 1]) <= width:
+                    cut += 1
+                lines.append(line[:cut])
+                line = line[cut:]
+        lines.append(line)
+    return lines
+
+
 class BidiText:
     """Text shown literally (never markup) with its right-to-left lines in visual order."""
 
@@ -51,9 +87,12 @@ class BidiText:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
-        lines = self.text.wrap(console, width, justify="left", overflow="fold")
-        for line in lines:
-            shown = Text(display_line(line.plain), style=self.text.style, end="\n")
+        plain = self.text.plain
+        wrapped = wrap_terminal(plain, width) if is_devanagari(plain) else [
+            line.plain for line in self.text.wrap(console, width, justify="left",
+                                                  overflow="fold")]
+        for line in wrapped:
+            shown = Text(display_line(line), style=self.text.style, end="\n")
             if self.rtl:
                 shown.align("right", width)
             yield shown
@@ -61,5 +100,7 @@ class BidiText:
 
 def literal_block(text: str | None, style: str = "") -> Text | BidiText:
     """A block of untrusted text: `Text` as typed, or a `BidiText` when it holds
-    right-to-left letters."""
-    return BidiText(text, style) if has_rtl(text or "") else Text(sanitize(text), style=style)
+    right-to-left letters or Devanagari."""
+    plain = text or ""
+    return BidiText(text, style) if has_rtl(plain) or is_devanagari(plain) else \
+        Text(sanitize(text), style=style)
