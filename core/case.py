@@ -295,6 +295,14 @@ class Case(_Model):
         if not isinstance(other, Case):
             return NotImplemented
         return type(self) is type(other) and self.__dict__ == other.__dict__
+    translated_from: str | None = Field(
+        None, description="Id of the case this one was translated from (`bedside cases "
+        "translate`).")
+    machine_translated: bool = Field(
+        False, description="The text was translated by a model, not written in this language.")
+    needs_review: bool = Field(
+        False, description="Flagged for a native-speaking clinician to correct; `cases list` "
+        "and the app mark it until the flag is removed.")
 
     @field_validator("language")
     @classmethod

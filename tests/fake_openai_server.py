@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-ROLE_RE = re.compile(r"bedside/(doctor|patient|examiner|moderator|report)/v\d+")
+ROLE_RE = re.compile(r"bedside/(doctor|patient|examiner|moderator|report|translator)/v\d+")
 Reply = str | Callable[[dict[str, Any], int], str]
 
 
@@ -75,6 +75,17 @@ def default_doctor(body: dict[str, Any], n: int) -> str:
     return script[min(said, len(script) - 1)]
 
 
+def default_translator(body: dict[str, Any], n: int) -> str:
+    """`bedside cases translate`: every text of the JSON object back under its key, marked
+    with the target language's own name ("हिन्दी: …"), as one JSON object."""
+    messages = body.get("messages", [])
+    system = str(messages[0].get("content", "")) if messages else ""
+    found = re.search(r"into [^(\n]+\(([^)]+)\)", system)
+    mark = found.group(1) if found else "translated"
+    texts = json.loads(str(messages[-1].get("content", "{}")))
+    return json.dumps({k: f"{mark}: {v}" for k, v in texts.items()}, ensure_ascii=False)
+
+
 DEFAULT_REPLIES: dict[str, Reply] = {
     "doctor": default_doctor,
     "patient": "It started about an hour ago and it feels like a heavy weight on my chest.",
@@ -91,6 +102,7 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "rating_patient": '{"confidence": 8, "compliance": 9, "consult_again": 7}',
     "fidelity_grader": ('{"consistent": "yes", "addresses": "yes", "accurate": "yes", '
                         '"reason": "matches the record"}'),
+    "translator": default_translator,
     "unknown": "OK.",
 }
 # The metric prompts (core/prompts/metric_texts.py) carry no id line; they are told apart by

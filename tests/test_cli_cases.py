@@ -25,7 +25,8 @@ def test_cases_list_json_shows_the_library(tmp_path) -> None:
     assert len(rows) >= 30
     assert len({r["specialty"] for r in rows}) >= 6
     assert len({r["language"] for r in rows}) >= 4
-    assert set(rows[0]) == {"id", "title", "specialty", "language", "source", "placeholder"}
+    assert set(rows[0]) == {"id", "title", "specialty", "language", "source", "placeholder",
+                            "translated_from", "machine_translated", "needs_review"}
     assert not any(r["placeholder"] for r in rows)
     assert not (tmp_path / "bedside.db").exists()  # listing never creates a database
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from core.caseio import load_bundled_cases
 from core.fidelity.probes import load_probes, to_replay
 from db.store import open_store
 from tests.fake_openai_server import FakeOpenAIServer
@@ -66,8 +67,6 @@ def test_the_probe_suite_replayed_offline_meets_the_targets(
     assert_targets(report)
     assert report["same_questions"] and report["grader"] is None
     (info,) = report["runs"]
-    from core.caseio import load_bundled_cases
-
     n = len(load_bundled_cases())  # one consultation per bundled case
     assert info["checked"] == info["consultations"] == n
     # Stored: a second report reads the findings back without recomputing them.

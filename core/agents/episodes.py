@@ -29,6 +29,7 @@ from core.agents import intents
 from core.caseindex.matching import contains, cue_hit, is_cjk, normalise
 from core.agents.questions import STOPWORDS, content_words, found_in
 from core.case import PatientProfile
+from core.scripts import is_hangul
 
 # Words of a question about earlier episodes that say nothing about what the episode was.
 PAST_FILLER = frozenset("""
@@ -40,14 +41,21 @@ deja arrive arrivee pareil pareille semblable similaire comme ca avant fois prem
 episode episodes auparavant precedemment
 schon einmal mal fruher vorher ahnliches ahnlich passiert gehabt erste erstes ersten zuvor
 jemals primer primero premier
+पहले कभी भी ऐसा ऐसी ऐसे बार पहली हुआ हुई हुए इससे तरह पिछली
+قبلا قبلاً هم اینطور این‌طور اینجوری بار اولین دفعه شده بود پیش چنین مشابه
 """.split())
+PAST_FILLER = frozenset(normalise(w) for w in PAST_FILLER)
+# Korean stems (after `questions.korean_stem`) of past-question filler.
+_PAST_FILLER_KO = frozenset("전 전에 전에도 예전 예전에 이전 이전에 과거 과거에 이런 그런 비슷 "
+                            "비슷한 처음 "
+                            "지난번 또 번 적 있 있으".split())
 _PAST_FILLER_ZH = ("以前", "之前", "过去", "这样", "这种", "类似", "情况", "第一次", "有过", "曾经",
                    "发作", "样的")
 _PAST_KINDS = ("past_medical", "surgical")
 _EPISODE_NAME = re.compile(
     r"\b(?:previous|prior|similar|recurrent|earlier|history|episodes|attacks|"
     r"previo|previa|previos|anterior|anteriores|antes|precedent|precedents|anterieur|"
-    r"anterieurs|fruher|fruhere|vorherige)\b")
+    r"anterieurs|fruher|fruhere|vorherige)\b|पिछल|पुरान|قبلی|سابقه|이전|과거|예전")
 _EPISODE_NAME_ZH = ("史", "以前", "既往", "之前")
 
 
@@ -65,7 +73,10 @@ def question_content(question: str) -> list[str]:
     """Content words of a question, past-question filler removed."""
     out = []
     for w in content_words(question):
-        if is_cjk(w):
+        if is_hangul(w):
+            if w not in _PAST_FILLER_KO:
+                out.append(w)
+        elif is_cjk(w):
             for filler in _PAST_FILLER_ZH:
                 w = w.replace(filler, "")
             if len(w) >= 2:
@@ -102,8 +113,8 @@ def score(text: str, topic: Topic) -> int:
 
 # A sentence ends at . ! ? followed by a space (not the point of "5.4 kg"), or at a Chinese
 # full stop; optionally at a semicolon too.
-_ENDS = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])\s*")
-_ENDS_SEMI = re.compile(r"(?<=[.!?;])\s+|(?<=[。！？；])\s*")
+_ENDS = re.compile(r"(?<=[.!?؟])\s+|(?<=[。！？।])\s*")
+_ENDS_SEMI = re.compile(r"(?<=[.!?;؟؛])\s+|(?<=[。！？；।])\s*")
 
 
 def sentences(text: str, semicolons: bool = True) -> list[str]:
@@ -203,7 +214,7 @@ def table_fingerprint() -> list[object]:
 
 _JOB = re.compile(r"\b(?:works?|worked|working|job|employed|employment|occupation|profession|"
                   r"retired|trabaja|trabajo|jubilado|jubilada|travaille|retraite|arbeitet|beruf|"
-                  r"rentner|rentnerin)\b")
+                  r"rentner|rentnerin)\b|नौकरी|काम करत|شغل|کار می|직장|회사|일해")
 
 
 def job_sentences(profile: PatientProfile) -> list[str]:

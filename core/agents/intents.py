@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from core.caseindex.matching import normalise
+from core.scripts import light
 
 # Body parts, vital signs and the person examined: what an examination verb acts on.
 _OBJECTS = (
@@ -77,6 +78,24 @@ _ZH = re.compile(
     r"(?:我|让我|咱们)(?:来|给您|给你|帮您|帮你|想|要|先|现在|需要|可以)*.{0,8}?"
     r"(?:检查|查体|查一下|指检|听诊|触诊|叩诊|听一下|听听|摸一下|摸摸|按一下|按按|看一下|看看|"
     r"量一下|量个|量量|测一下)")
+# Hindi, Persian and Korean, on the light form (`core.scripts.light`): a first-person verb
+# of examining ("जाँच कर लूँ", "معاینه‌تان کنم", "진찰해 볼게요").
+_HI = re.compile(
+    r"(?<!\S)(?:मैं|जरा|चलिए|चलो|अब|एक बार)(?!\S).*?(?:जांच|देख|दबा|सुन|नाप|चेक|टटोल|"
+    r"परीक्षण|मुआयना|छू)\S*(?:\s+\S+){0,2}?\s*(?:लूं|लूंगा|लूंगी|लेता|लेती|लेते|सकता|सकती|"
+    r"करूं|करूंगा|करूंगी|ता हूं|ती हूं|रहा हूं|रही हूं|लें|लेंगे|लेते हैं)")
+_FA = re.compile(
+    r"(?:معاینه|سمع|لمس|دق)\S*(?:\s+\S+)?(?:\s+(?:را|رو))?\s+(?:کنم|بکنم|کنیم|می کنم|میکنم)|"
+    r"(?:اجازه|بگذارید|بذارید|بذار|بگذار|می خواهم|میخواهم|میخوام|می خوام|الان|اول)\s.*?"
+    r"(?:ببینم|بگیرم|بشنوم|گوش کنم|گوش بدهم|نگاه کنم|چک کنم|معاینه|لمس کنم|فشار بدهم)|"
+    r"(?:فشار|نبض|دما|تب|گلو|شکم|چشم|گوش|پا|دست|قلب|ریه|پوست|گردن|کمر|سینه|قفسه)\S*"
+    r"(?:\s+\S+)?(?:\s+(?:را|رو))?\s+(?:بگیرم|بسنجم|چک کنم|اندازه بگیرم|ببینم|نگاه کنم|"
+    r"گوش کنم|لمس کنم|معاینه کنم|سمع کنم)")
+_KO = re.compile(
+    r"(?:진찰|청진|촉진|타진|만져|눌러|들어|재|살펴|확인|검진|봐|보|진찰을|진찰도)\S*\s*"
+    r"(?:좀\s*)?(?:볼게요|볼께요|보겠|볼까요|봐도|할게요|할께요|하겠|해도|드릴게요|드리겠|"
+    r"해 볼게요|"
+    r"해보겠|해 보겠|할 ?게요)")
 # Words after which "before" orders events within the episode, not earlier episodes.
 _BEFORE_WITHIN = frozenset("the it this that you your i he she starting eating meals meal bed "
                            "breakfast lunch dinner sleep going coming a an then my his her "
@@ -99,6 +118,14 @@ _PAST = {
                      r"bereits einmal|je zuvor)\b"),
 }
 _PAST_ZH = ("以前", "之前", "过去", "从前", "以往", "第一次", "犯过", "发作过")
+# Hindi, Persian, Korean on the light form: "before / the first time" (strong), "ever" (weak).
+_PAST_SOFT = re.compile(
+    r"पहले भी|पहले कभी|इससे पहले|इस से पहले|पहली बार|पहले ऐसा|पिछली बार|पहले हो चुका|"
+    r"قبلاً|قبلا|اولین بار|بار اول|اولین دفعه|پیش از این|قبل از این|دفعه ی قبل|دفعه قبل|"
+    r"전에도|예전에|이전에|과거에|처음이|처음인|처음 있|지난번|전에 이런|전에 그런|이런 적|그런 적|"
+    r"जन्म के समय|जन्म के वक्त|पैदा होने पर|موقع تولد|هنگام تولد|بدو تولد|نوزادی|태어날 때|신생아 때")
+_EVER_SOFT = re.compile(r"कभी|تا حالا|تاحالا|تاکنون|هیچ وقت|هیچوقت|هرگز|적 있|적이 있|평생|"
+                        r"한 번이라도")
 _EVER_ZH = ("曾经", "有过", "得过", "出现过", "疼过", "痛过")
 # Stored text that tells of earlier episodes ("Over the past year I've had…", "Hace dos años
 # tuve un episodio parecido", "以前喝多了上腹也疼过"), or that there were none ("never").
@@ -114,16 +141,26 @@ _PAST_TEXT = re.compile(
     r"als kind|kindheit|jugend)\b")
 _PAST_TEXT_ZH = ("以前", "之前", "过去", "曾", "从来", "从没", "从未", "年前", "既往", "小时候",
                  "上次", "前两次", "没得过", "没有过")
+_PAST_TEXT_SOFT = re.compile(
+    r"पहले कभी|पहले भी|पिछले साल|साल पहले|बचपन|कभी नहीं|कभी कोई|पिछली बार|"
+    r"قبلاً|قبلا|سال پیش|پارسال|بچگی|کودکی|هیچ وقت|هیچوقت|هرگز|سابقه|"
+    r"전에|예전|과거|어릴 때|년 전|작년|처음|한 번도|적이 없|적 없|적은 없")
+_EARLIER_TEXT_SOFT = re.compile(r"पिछले साल|साल पहले|बचपन|पहले भी|سال پیش|پارسال|بچگی|"
+                                r"کودکی|년 전|작년|어릴 때|예전에|과거에")
 # Stored text that is itself a denial ("No fever.", "Nothing that I know of.", "没有…").
 DENIAL_TEXT = re.compile(r"^(?:no|not|never|none|nothing|neither|sin|ningun|ninguna|nunca|"
                          r"nada|non|pas|aucun|aucune|rien|jamais|kein|keine|nicht|nie|nein)\b|"
-                         r"^[没不无未]", re.IGNORECASE)
+                         r"^[没不无未]|^(?:नहीं|नही|न|कोई नहीं|कभी नहीं|نه|نخیر|خیر|هیچ)(?!\S)|"
+                         r"^(?:아니|아뇨|전혀|없)", re.IGNORECASE)
 _BEFORE = re.compile(r"\b(?:before|antes|avant)\b(?:\s+(\w+))?")
 
 
 def is_exam_request(question: str) -> bool:
     """True if the doctor asks to examine the patient (any supported language)."""
     if _ZH.search(question) and not question.strip().startswith(("您", "你")):
+        return True
+    soft = light(question)
+    if _HI.search(soft) or _FA.search(soft) or _KO.search(soft):
         return True
     q = normalise(question)
     if _EN.search(q) and (_EN_VERB.search(q) or _EN_BARE.search(q)):
@@ -137,13 +174,15 @@ def past_strength(question: str) -> str | None:
     present included), or None."""
     zh = question.replace("过敏", "")  # 过敏 (allergy) is not 过 (have had)
     q = normalise(question)
-    if any(m in zh for m in _PAST_ZH) or any(p.search(q) for p in _PAST.values()):
+    soft = light(question)
+    if any(m in zh for m in _PAST_ZH) or any(p.search(q) for p in _PAST.values()) or \
+            _PAST_SOFT.search(soft):
         return "strong"
     for m in _BEFORE.finditer(q):
         after = m.group(1)
         if after is None or after not in _BEFORE_WITHIN and after not in ("de", "que", "d"):
             return "strong"
-    if any(m in zh for m in _EVER_ZH) or _EVER.search(q):
+    if any(m in zh for m in _EVER_ZH) or _EVER.search(q) or _EVER_SOFT.search(soft):
         return "weak"
     return None
 
@@ -154,7 +193,8 @@ _FIRST_TIME = re.compile(r"\b(?:first time|primera vez|premiere fois|erste[ns]? 
 def asks_first_time(question: str) -> bool:
     """True if the question asks whether this is the first time (a "yes" says no earlier
     episode: "Is this the first time?")."""
-    return "第一次" in question or bool(_FIRST_TIME.search(normalise(question)))
+    return "第一次" in question or bool(_FIRST_TIME.search(normalise(question))) or bool(
+        re.search(r"पहली बार|اولین بار|بار اول|اولین دفعه|처음", light(question)))
 
 
 def asks_past(question: str) -> bool:
@@ -178,8 +218,8 @@ def mentions_past(text: str, strict: bool = False) -> bool:
     story, where "before" and "never" are about this one)."""
     if strict:
         return any(m in text for m in _EARLIER_TEXT_ZH) or bool(
-            _EARLIER_TEXT.search(normalise(text)))
-    if any(m in text for m in _PAST_TEXT_ZH):
+            _EARLIER_TEXT.search(normalise(text))) or bool(_EARLIER_TEXT_SOFT.search(light(text)))
+    if any(m in text for m in _PAST_TEXT_ZH) or _PAST_TEXT_SOFT.search(light(text)):
         return True
     return bool(_PAST_TEXT.search(normalise(text)))
 
@@ -194,6 +234,11 @@ _ABILITY = re.compile(
     r"^(?:pouvez|peux|peut|arrivez|arrive)\b|\b(?:bien|beaucoup|normalement)\b|"
     r"^(?:kann|kannst|konnen|konnte)\b|\b(?:gut|viel|genug|normal|noch)\b")
 _ABILITY_ZH = ("能", "可以", "正常吗", "好吗", "多吗")
+_ABILITY_SOFT = re.compile(r"सकते|सकती|सकता|पाते|पाती|पाता|ठीक से|अच्छे से|ज़्यादा|ज्यादा|"
+                           r"می توانید|میتوانید|می تونید|میتونید|می تونی|راحت|زیاد|"
+                           r"수 있|잘 |많이|충분히")
+_LIMITED_SOFT = re.compile(r"नहीं|नही|कम |सिर्फ|बस |मुश्किल|केवल|نمی|نه |کم |فقط|سخت|"
+                           r"안 |못 |않|없|조금|겨우")
 _LIMITED = re.compile(
     r"\b(?:not|no|never|cannot|can t|couldn t|won t|don t|doesn t|isn t|hardly|barely|only|"
     r"unable|no puede|apenas|solo|nada|ne|pas|plus|nur|kaum|nicht|kein|keine|nie)\b")
@@ -209,15 +254,18 @@ _INJURY = re.compile(
     r"\b(?:vous etes vous|s est il|s est elle|vous vous etes) (?:blesse|cogne)\w*|"
     r"\b(?:verletzt|gestossen|angeschlagen|gestuerzt|gesturzt)\b")
 _INJURY_ZH = ("受伤", "撞到", "撞伤", "摔伤", "碰伤")
+_INJURY_SOFT = re.compile(r"चोट|गिर गए|गिर गई|गिरे थे|ضربه|آسیب دید|زمین خورد|تصادف|다치|다쳤|"
+                          r"부딪|넘어지|넘어졌")
 INJURY_WORD = {"en": "injury", "es": "herida", "fr": "blessure", "de": "verletzung",
-               "zh": "外伤"}
+               "zh": "外伤", "hi": "चोट", "fa": "ضربه", "ko": "다침"}
 
 
 # Stored text about an injury, or its absence ("I haven't hurt it", "no recent injury").
 _INJURY_WORDS = (r"injury|injuries|injured|hurt (?:it|myself|himself|herself)|fall|fell|fallen|"
                  r"bang|banged|knock|knocked|hit|bumped|trauma|golpe|golpeado|herida|heridas|"
                  r"lesion|blessure|blesse|tombe|chute|verletzung|verletzt|gesturzt|sturz")
-INJURY_TEXT = re.compile(rf"\b(?:{_INJURY_WORDS})\b|受伤|外伤|摔|撞")
+INJURY_TEXT = re.compile(rf"\b(?:{_INJURY_WORDS})\b|受伤|外伤|摔|撞|चोट|गिर|ضربه|آسیب|"
+                         r"زمین خورد|تصادف|다치|다쳤|부딪|넘어|외상")
 _NO_INJURY = re.compile(
     r"\b(?:no|not|never|haven t|hasn t|didn t|wasn t|nothing|ningun|ninguna|sin|pas|aucun|"
     rf"aucune|kein|keine|nicht)\b(?:\W+\w+){{0,6}}?\W+(?:{_INJURY_WORDS})\b")
@@ -227,12 +275,15 @@ _NO_INJURY_ZH = re.compile(r"[没未无不].{0,2}(?:受伤|受过伤|外伤|摔|
 def denies_injury(text: str) -> bool:
     """True if stored text says there was no injury ("no recent injury", "I haven't hurt
     it", "No me he dado ningún golpe"): a negation shortly before the injury word."""
-    return bool(_NO_INJURY.search(normalise(text)) or _NO_INJURY_ZH.search(text))
+    return bool(_NO_INJURY.search(normalise(text)) or _NO_INJURY_ZH.search(text)) or bool(
+        re.search(r"(?:चोट|गिर)\S*(?:\s+\S+){0,3}\s+नहीं|(?:ضربه|آسیب|زمین)\S*(?:\s+\S+){0,3}"
+                  r"\s+ن\S+|(?:다치|부딪|넘어)\S*\s*(?:않|없|적 없|적이 없)", light(text)))
 
 
 def asks_injury(question: str) -> bool:
     """True if the question asks whether something was injured ("Did you hurt your leg?")."""
-    return bool(_INJURY.search(normalise(question))) or any(m in question for m in _INJURY_ZH)
+    return bool(_INJURY.search(normalise(question))) or any(
+        m in question for m in _INJURY_ZH) or bool(_INJURY_SOFT.search(light(question)))
 
 
 def yes_misleads(question: str, text: str) -> bool:
@@ -240,7 +291,8 @@ def yes_misleads(question: str, text: str) -> bool:
     an amount, or the text itself is limited or negated."""
     q, t = normalise(question), normalise(text)
     return bool(_ABILITY.search(q) or _LIMITED.search(t)) or (
-        any(m in question for m in _ABILITY_ZH) or any(m in text for m in _LIMITED_ZH))
+        any(m in question for m in _ABILITY_ZH) or any(m in text for m in _LIMITED_ZH)) or bool(
+        _ABILITY_SOFT.search(light(question)) or _LIMITED_SOFT.search(light(text) + " "))
 
 
 def table_fingerprint() -> list[object]:
@@ -248,6 +300,8 @@ def table_fingerprint() -> list[object]:
     patterns = [_EN, _EN_VERB, _EN_BARE, _ES, _FR, _DE, _ZH, _EVER, *_PAST.values(), _BEFORE,
                 _PAST_TEXT, _EARLIER_TEXT, DENIAL_TEXT, _ABILITY, _LIMITED, _INJURY, INJURY_TEXT,
                 _NO_INJURY, _NO_INJURY_ZH]
+    patterns += [_HI, _FA, _KO, _PAST_SOFT, _EVER_SOFT, _PAST_TEXT_SOFT, _EARLIER_TEXT_SOFT,
+                 _ABILITY_SOFT, _LIMITED_SOFT, _INJURY_SOFT]
     return [[p.pattern for p in [*patterns, _FIRST_TIME]], sorted(_BEFORE_WITHIN), _PAST_ZH,
             _EVER_ZH, _PAST_TEXT_ZH, _EARLIER_TEXT_ZH, _ABILITY_ZH, _LIMITED_ZH, _INJURY_ZH,
             INJURY_WORD]

@@ -48,10 +48,10 @@ class LLMDoctor:
             note = prompts.get("doctor-images-on-request/v1").format(
                 count=view.images_on_request)
             options = f"{note}\n{options}" if options else note
-        self.system = with_paragraphs(prompts.get("doctor/v1").format(
+        self.system = prompts.with_language(with_paragraphs(prompts.get("doctor/v1").format(
             objective=view.objective, max_turns=max_turns,
             language_name=prompts.language_name(view.language), options=options),
-            doctor_paragraphs(spec.bias))
+            doctor_paragraphs(spec.bias)), view.language)
         self.spec, self.client, self.label = spec, client, spec.display()
 
     def messages(self, turns: list[Turn], last: bool,
@@ -128,9 +128,9 @@ class LLMPatient:
     `core.prompts.bias`)."""
 
     def __init__(self, view: PatientView, spec: AgentSpec, client: LLMClient) -> None:
-        self.system = with_paragraphs(prompts.get(PATIENT_PROMPT).format(
+        self.system = prompts.with_language(with_paragraphs(prompts.get(PATIENT_PROMPT).format(
             profile=render_profile(view), language_name=prompts.language_name(view.language)),
-            patient_paragraphs(view, spec.bias))
+            patient_paragraphs(view, spec.bias)), view.language)
         self.spec, self.client, self.label = spec, client, spec.display()
 
     async def answer(self, question: str, turns: list[Turn], on_delta: DeltaFn) -> Reply:
@@ -150,9 +150,9 @@ class LLMExaminer:
 
     def __init__(self, view: ExaminerView, spec: AgentSpec, client: LLMClient) -> None:
         findings = "\n".join(i.render() for i in [*view.physical_exam, *view.tests])
-        self.system = prompts.get(EXAMINER_PROMPT).format(
+        self.system = prompts.with_language(prompts.get(EXAMINER_PROMPT).format(
             findings=findings or "(none)", language_name=prompts.language_name(view.language),
-            normal=phrase(view.language, "normal"))
+            normal=phrase(view.language, "normal")), view.language)
         self.lang = view.language
         self.spec, self.client, self.label = spec, client, spec.display()
 
@@ -172,8 +172,9 @@ class LLMModerator:
     """A model judging the diagnosis yes/no, from its ModeratorView only."""
 
     def __init__(self, view: ModeratorView, spec: AgentSpec, client: LLMClient) -> None:
-        self.system = prompts.get("moderator/v1").format(
-            diagnosis=view.diagnosis, synonyms="; ".join(view.synonyms) or "(none)")
+        self.system = prompts.with_language(prompts.get("moderator/v1").format(
+            diagnosis=view.diagnosis, synonyms="; ".join(view.synonyms) or "(none)"),
+            view.language, moderator=True)
         self.spec, self.client, self.label = spec, client, spec.display()
 
     async def judge(self, diagnosis: str) -> tuple[Verdict, Reply | None]:

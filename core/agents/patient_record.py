@@ -19,10 +19,11 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from core.agents import episodes, intents, questions
-from core.caseindex.matching import Entry, cue_hit, is_cjk, mentioned, normalise
+from core.caseindex.matching import Entry, cue_hit, mentioned, normalise
 from core.agents.templates import phrase
 from core.agents.vocab_symptoms import SYMPTOMS
 from core.case import HistoryItem, PatientProfile, Symptom
+from core.scripts import is_han
 
 MAX_PARTS = 3  # the patient answers in 1-3 parts
 FACETS = ("onset", "duration", "character")
@@ -76,6 +77,8 @@ class RecordAnswers:
         kinds = {k for k, c in self.kind_cues.items() if cue_hit(q, c)}
         if kinds - {"review_of_systems"} and not named:
             return []  # "Have you ever had an operation?" is a history question
+        if not named and strength == "weak" and self._history(question, q, False):
+            return []  # "Have you ever eaten raw shellfish?": an item of the history tells it
         content = [w for w in episodes.question_content(question) if not self._cue_word(w)]
         present = [s for s in named if s.present]
         main = named or [s for s in self.profile.primary_symptoms if s.present][:3]
@@ -177,7 +180,7 @@ class RecordAnswers:
 
     def _search(self, question: str) -> list[str]:
         content = [w for w in questions.content_words(question)
-                   if not self._cue_word(w) and not (is_cjk(w) and len(w) < 2)]
+                   if not self._cue_word(w) and not (is_han(w) and len(w) < 2)]
         if not content:
             return []
         best: tuple[int, int, str] | None = None
@@ -201,7 +204,11 @@ tablets prescription prescriptions allergy allergies allergic family social surg
 surgeries operation operations history medical illness illnesses condition conditions disease
 diseases health medicamento medicamentos medicina medicinas pastilla pastillas alergia
 alergias familia operacion medicament medicaments traitement allergie allergies famille
-medikament medikamente tabletten allergien familie""".split())
+medikament medikamente tabletten allergien familie
+दवा दवाई दवाइयाँ दवाइयां गोली गोलियाँ गोलियां एलर्जी परिवार ऑपरेशन बीमारी बीमारियाँ
+دارو داروها قرص حساسیت آلرژی خانواده جراحی عمل بیماری سابقه
+약 약물 알레르기 가족 수술 병력 질환""".split())
+_KIND_NAMES = frozenset(normalise(w) for w in _KIND_NAMES)
 # Kinds of history that hold many topics: a question about one of them may be answered by
 # another item ("Any travel recently?" by the review of systems); a question about a focused
 # kind (allergies, medicines) is answered by that kind, whatever its words.
@@ -209,8 +216,9 @@ _MANY_TOPICS = frozenset({"social", "review_of_systems", "other"})
 # Verbs that do not say which part of a history answers ("Have you been taking …").
 
 
-_FOCUS_STOP = frozenset("take takes taking taken took use uses using used have has had get "
-                        "gets got".split())
+_FOCUS_STOP = frozenset(normalise(w) for w in (
+    "take takes taking taken took use uses using used have has had get gets got लेते लेती "
+    "लिया खाते खाती पीते पीती पीता पीना مصرف می‌کنید میخورید 드시 드세요 복용").split())
 
 
 def _tells(content: list[str], text: str) -> bool:

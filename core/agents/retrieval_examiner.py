@@ -20,13 +20,15 @@ from core.agents.base import DeltaFn, Reply
 from core.caseindex.finder import GENERIC_WORDS, FindingIndex
 from core.caseindex.matching import is_cjk, normalise
 from core.agents.templates import PHRASES, phrase
-from core.caseindex.vocab_imaging import WHOLE_EXAM
 from core.agents.test_names import MIN_CORRECT, Reading, TestNames, is_known_name, \
     names_no_test
 from core.case import Item
 from core.views import ExaminerView
 
-VERSION = "retrieval-examiner/3"
+VERSION = "retrieval-examiner/4"
+# The word lists in the matching form (Hindi words lose their virama there).
+_VAGUE = frozenset(normalise(w) for w in vt.VAGUE_WORDS)
+_QUANTIFIERS = frozenset(normalise(w) for w in vt.QUANTIFIERS)
 
 
 def is_catch_all(name: str) -> bool:
@@ -43,13 +45,13 @@ def is_catch_all(name: str) -> bool:
     words = key.split()
     latin = [w for w in words if not is_cjk(w)]
     cjk = "".join(w for w in words if is_cjk(w))
-    quantified = any(w in vt.QUANTIFIERS for w in latin) or any(
+    quantified = any(w in _QUANTIFIERS for w in latin) or any(
         q in cjk for q in vt.QUANTIFIERS_CJK)
     if quantified:
-        return not any(concepts.tag(key, lang).specific for lang in ("en", "es", "fr", "de", "zh"))
+        return not any(concepts.tag(key, lang).specific for lang in concepts.LANGS)
     for filler in sorted(vt.VAGUE_CJK, key=len, reverse=True):
         cjk = cjk.replace(filler, "")
-    return not cjk and all(w in vt.VAGUE_WORDS for w in latin)
+    return not cjk and all(w in _VAGUE for w in latin)
 
 
 def is_vague(name: str) -> bool:
@@ -59,10 +61,10 @@ def is_vague(name: str) -> bool:
     if is_catch_all(name):
         return True
     key = normalise(name)
-    if key in WHOLE_EXAM:
+    if key in concepts.whole_exam():
         return False
     return names_no_test(name) and not is_known_name(key) and not any(
-        concepts.tag(key, lang) for lang in ("en", "es", "fr", "de", "zh"))
+        concepts.tag(key, lang) for lang in concepts.LANGS)
 
 
 class RetrievalExaminer:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from core.agents import episodes, intents, questions, voice
+from core.agents import episodes, intents, proxy, questions, voice
 from core.agents.base import DeltaFn, Reply
 from core.caseindex.matching import (cue_hit, is_cjk, make_entries, mentioned,
                                    normalise)
@@ -49,12 +49,17 @@ _TIME = re.compile(
     r"\d|\b(?:ago|minutes?|hours?|days?|weeks?|months?|years?|yesterday|last night|"
     r"hace|minutos?|horas?|dias?|semanas?|meses|mes|anos?|ayer|"
     r"il y a|heures?|jours?|semaines?|mois|ans?|hier|"
-    r"vor|stunden?|tagen?|wochen?|monaten?|jahren?|gestern)\b|[天周月年]|小时|昨")
+    r"vor|stunden?|tagen?|wochen?|monaten?|jahren?|gestern)\b|[天周月年]|小时|昨|"
+    # Hindi (matching form: no virama), Persian, Korean
+    r"घंट|दिन|हफत|महीन|साल|मिनट|पहल|कल |ساعت|روز|هفته|ماه|سال|دقیقه|پیش|دیروز|"
+    r"시간|개월|년|분|주일|며칠|이틀|사흘|나흘|닷새|열흘|어제|전부터|일 전|일째")
 _GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results", "tests")
-_PAIN_WORDS = frozenset("pain pains painful hurt hurts hurting ache aches aching sore dolor "
-                        "duele douleur douleurs mal schmerz schmerzen weh".split())
-_PAIN_CJK = ("痛", "疼")
+_PAIN_WORDS = frozenset(normalise(w) for w in (
+    "pain pains painful hurt hurts hurting ache aches aching sore dolor duele douleur douleurs "
+    "mal schmerz schmerzen weh दर्द पीड़ा दुखता दुखती درد دردناک").split())
+_PAIN_CJK = ("痛", "疼", "아프", "아파", "아픈", "통증")
 _DENIAL = intents.DENIAL_TEXT
+_FOCUSED = ("family", "medication", "allergy", "surgical")
 
 
 class RetrievalPatient(RecordAnswers):
@@ -69,6 +74,7 @@ class RetrievalPatient(RecordAnswers):
         # already in that person's voice: no third-to-first person conversion.
         self.about = grammatical_sex(view.profile.demographics.sex) \
             if view.profile.proxy else None
+        self.patient_words = proxy.patient_words(view.profile.proxy)
         self.symptoms = make_entries([(symptom_terms(s), s) for s in view.symptoms])
         self.words = {id(e.payload): {w for t in e.terms for w in t.split()}
                       for e in self.symptoms}
@@ -80,8 +86,10 @@ class RetrievalPatient(RecordAnswers):
         # Probes for the diagnosis or results are recognised in every language.
         for probe in ("diagnosis", "results", "tests"):
             self.cue[probe] = [c for table in CUES.values() for c in table.get(probe, [])]
+        # (The cues' words as written and as content words: Persian "شکلی" is "شکل" there.)
         self.facet_words = {w for f in (*FACETS, "complaint", "other") for c in self.cue[f]
-                            for w in normalise(c.strip("^$")).split()}
+                            for w in [*normalise(c.strip("^$")).split(),
+                                      *questions.content_words(c.strip("^$"))]}
         self.story = self._story()
 
     async def answer(self, question: str, turns: list[Turn], on_delta: DeltaFn) -> Reply:
@@ -90,6 +98,7 @@ class RetrievalPatient(RecordAnswers):
 
     def respond(self, question: str, turns: Sequence[Turn] = ()) -> str:
         """The synchronous core of `answer`; `turns` is the dialogue before the question."""
+        question = proxy.without_patient_words(question, self.patient_words)
         q = normalise(question)
         if not q:
             return self._complaint()
@@ -127,7 +136,10 @@ class RetrievalPatient(RecordAnswers):
         if complaint:
             parts.append(self._complaint())
         parts.extend(self._demographics(q))
-        named = self.named_symptoms(question)
+        # "Does anyone in the family have seizures?" is not about the patient's own, and
+        # "What have you taken for the fever?" asks for the medicines, not the fever.
+        named = [] if any(cue_hit(q, self.kind_cues[k]) for k in _FOCUSED) else \
+            self.named_symptoms(question)
         for s in named:
             parts.extend(self._symptom(s, q))
         parts.extend(self._history(question, q, bool(named)))
@@ -359,6 +371,7 @@ def tables() -> dict[str, object]:
             "symptoms": SYMPTOMS, "stopwords": sorted(questions.STOPWORDS),
             "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK,
             "intents": intents.table_fingerprint(), "episodes": episodes.table_fingerprint(),
+            "proxy": proxy.table_fingerprint(),
             "equivalents": WORD_EQUIVALENTS}
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 import random
 
 from core.agents.base import DeltaFn, DoctorState, Reply
+from core.agents.templates import lang_key
 from core.caseindex.matching import normalise
 from core.transcript import FinalReport, Role
 from core.views import DoctorView
 
-VERSION = "scripted-doctor/1"
+VERSION = "scripted-doctor/3"
 IMAGES_REQUEST = "REQUEST IMAGES"  # asked after the first question, when images wait
 _QUESTIONS: list[tuple[str, ...]] = [
     ("What brings you in today?", "How can I help you today?"),
@@ -33,6 +34,50 @@ _QUESTIONS: list[tuple[str, ...]] = [
     ("Do you smoke or drink alcohol, and have you travelled recently?",),
     ("Does any illness run in your family?",),
 ]
+# The same history in the case's language (one phrasing each), so that an offline run of
+# the whole library is a consultation the retrieval patient can follow in every language.
+# Test orders stay the English names every examiner knows (clinicians mix them in anyway).
+_QUESTIONS_BY_LANG: dict[str, list[str]] = {
+    "es": ["¿Qué le trae hoy por aquí?", "¿Cuándo empezó y cuánto tiempo lleva así?",
+           "¿Cómo es? Descríbamelo: ¿se le corre hacia algún sitio?",
+           "¿Ha notado algún otro síntoma?", "¿Tiene alguna enfermedad o antecedente médico?",
+           "¿Toma algún medicamento? ¿Tiene alguna alergia?",
+           "¿Fuma o bebe alcohol? ¿Ha viajado recientemente?",
+           "¿Hay alguna enfermedad en su familia?"],
+    "fr": ["Qu'est-ce qui vous amène aujourd'hui ?",
+           "Quand est-ce que ça a commencé, et depuis combien de temps ?",
+           "Pouvez-vous décrire ce que vous ressentez ? Est-ce que ça irradie ?",
+           "Avez-vous remarqué d'autres symptômes ?",
+           "Avez-vous des antécédents médicaux ou des maladies chroniques ?",
+           "Prenez-vous des médicaments ? Avez-vous des allergies ?",
+           "Est-ce que vous fumez ou buvez de l'alcool ? Avez-vous voyagé récemment ?",
+           "Y a-t-il des maladies dans votre famille ?"],
+    "de": ["Was führt Sie heute zu uns?", "Wann hat es angefangen, und wie lange geht das schon?",
+           "Können Sie es beschreiben – wie fühlt es sich an, strahlt es aus?",
+           "Sind Ihnen noch andere Beschwerden aufgefallen?",
+           "Haben Sie Vorerkrankungen oder chronische Krankheiten?",
+           "Nehmen Sie Medikamente? Haben Sie Allergien?",
+           "Rauchen Sie oder trinken Sie Alkohol? Waren Sie kürzlich auf Reisen?",
+           "Gibt es Krankheiten in Ihrer Familie?"],
+    "zh-Hans": ["您今天哪里不舒服？", "什么时候开始的，持续多久了？",
+                "能描述一下是什么样的感觉吗？会放射到别的地方吗？", "还有其他症状吗？",
+                "您以前有什么慢性病吗？", "您平时吃什么药吗？有没有过敏？",
+                "您抽烟喝酒吗？最近有没有出去旅行？", "家里人有什么病吗？"],
+    "hi": ["आज आपको क्या तकलीफ़ है?", "यह कब शुरू हुआ, और कितने दिन से है?",
+           "यह कैसा है, ज़रा बताइए — कहीं फैलता है क्या?", "और कोई तकलीफ़ महसूस हुई है?",
+           "क्या आपको कोई पुरानी बीमारी है?", "क्या आप कोई दवा लेते हैं? किसी दवा से एलर्जी है?",
+           "क्या आप सिगरेट या शराब पीते हैं? हाल में कहीं यात्रा की?",
+           "परिवार में किसी को कोई बीमारी है?"],
+    "fa": ["چه مشکلی دارید؟", "از کی شروع شد و چند وقت است؟",
+           "چه شکلی است؟ توصیفش کنید؛ جایی پخش می‌شود؟", "علامت دیگری هم متوجه شده‌اید؟",
+           "سابقه‌ی بیماری خاصی دارید؟", "دارویی مصرف می‌کنید؟ به دارویی حساسیت دارید؟",
+           "سیگار یا الکل مصرف می‌کنید؟ اخیراً سفر رفته‌اید؟",
+           "در خانواده کسی بیماری خاصی دارد؟"],
+    "ko": ["어디가 불편해서 오셨어요?", "언제부터 그랬고, 얼마나 오래 됐어요?",
+           "어떤 느낌인지 설명해 주시겠어요? 다른 데로 퍼지기도 하나요?", "다른 증상도 있으세요?",
+           "과거에 앓은 병이나 지병이 있으세요?", "드시는 약 있으세요? 약 알레르기는요?",
+           "담배나 술 하세요? 최근에 여행 다녀오셨어요?", "가족 중에 앓는 병 있는 분 계세요?"],
+}
 _WORKUP = [
     ["vital signs", "physical examination"],
     ["complete blood count", "basic metabolic panel", "ECG"],
@@ -40,15 +85,22 @@ _WORKUP = [
 ]
 # keyword in what was heard → extra tests to order
 _KEYWORD_TESTS: list[tuple[tuple[str, ...], tuple[str, ...]]] = [
-    (("chest pain", "chest pressure", "jaw", "left arm"), ("troponin",)),
+    (("chest pain", "chest pressure", "jaw", "left arm", "dolor torácico", "douleur thoracique",
+      "brustschmerz", "胸痛", "सीने में दर्द", "छाती में दर्द", "درد قفسه", "가슴 통증", "흉통"),
+     ("troponin",)),
     (("breath", "calf", "flight", "haemoptysis", "blood in"),
      ("D-dimer", "CT pulmonary angiogram")),
-    (("cough", "fever", "phlegm", "sputum"), ("C-reactive protein", "blood cultures")),
+    (("cough", "fever", "phlegm", "sputum", "fiebre", "tos", "fièvre", "toux", "fieber",
+      "husten", "发热", "咳嗽", "बुखार", "खाँसी", "تب", "سرفه", "발열", "기침"),
+     ("C-reactive protein", "blood cultures")),
     (("palpitation", "racing", "irregular"), ("thyroid function tests", "echocardiogram")),
     (("swollen", "swelling", "ankle", "orthopnoea", "pillows"), ("NT-proBNP", "echocardiogram")),
-    (("abdominal", "belly", "stomach"), ("abdominal ultrasound", "lipase")),
-    (("headache", "confusion", "weakness", "speech"), ("CT head",)),
-    (("urine", "burning", "urinat"), ("urine culture",)),
+    (("abdominal", "belly", "stomach", "dolor abdominal", "ventre", "bauch", "腹痛", "पेट",
+      "شکم", "복통", "윗배"), ("abdominal ultrasound", "lipase")),
+    (("headache", "confusion", "weakness", "speech", "cefalea", "céphalée", "kopfschmerz",
+      "头痛", "सिरदर्द", "سردرد", "두통", "경련"), ("CT head",)),
+    (("urine", "burning", "urinat", "orina", "urin", "尿", "पेशाब", "ادرار", "소변"),
+     ("urine culture",)),
     (("thirst", "glucose", "sugar"), ("blood glucose", "HbA1c")),
 ]
 # diagnosis → weighted keywords (written for bedside; modest on purpose)
@@ -92,6 +144,9 @@ class ScriptedDoctor:
         self.objective = view.objective
         self.rng = random.Random(seed)
         self.phrasings = [self.rng.choice(options) for options in _QUESTIONS]
+        local = _QUESTIONS_BY_LANG.get(lang_key(view.language))
+        if local:  # the seed still draws, so a seed fixes the same choices in every language
+            self.phrasings = list(local)
         if view.images_on_request:
             self.phrasings.insert(1, IMAGES_REQUEST)
         self.label = "scripted"
@@ -138,7 +193,8 @@ class ScriptedDoctor:
 
 def tables() -> dict[str, object]:
     """What decides this doctor's turns, for the reproducibility hash."""
-    return {"version": VERSION, "questions": _QUESTIONS, "images": IMAGES_REQUEST,
+    return {"version": VERSION, "questions": _QUESTIONS, "local": _QUESTIONS_BY_LANG,
+            "images": IMAGES_REQUEST,
             "workup": _WORKUP,
             "keyword_tests": _KEYWORD_TESTS, "diagnoses": _DIAGNOSES}
 

@@ -10,7 +10,9 @@ Must not import: anything but the standard library.
 
 from __future__ import annotations
 
-VERSION = "templates/4"
+import re
+
+VERSION = "templates/5"
 
 PHRASES: dict[str, dict[str, str]] = {
     "en": {
@@ -153,6 +155,91 @@ PHRASES: dict[str, dict[str, str]] = {
         "refusal": "请说明您需要的具体检查项目。",
         "join": "", "list_sep": "、", "list_and": "、",
     },
+    "hi": {
+        "consent": "हाँ, ज़रूर, जाँच कर लीजिए।",
+        "consent@m": "हाँ, ज़रूर, इन्हें देख लीजिए।", "consent@f": "हाँ, ज़रूर, इन्हें देख लीजिए।",
+        "not_before": "ऐसा पहली बार हुआ है।",
+        "not_before@m": "इनके साथ ऐसा पहली बार हुआ है।",
+        "not_before@f": "इनके साथ ऐसा पहली बार हुआ है।",
+        "unknown_test": "{text}: इस नाम का कोई टेस्ट मुझे नहीं पता — कृपया नाम जाँच लीजिए।",
+        "age@m": "उम्र {text} साल है।", "age@f": "उम्र {text} साल है।",
+        "age_text@m": "उम्र {text} है।", "age_text@f": "उम्र {text} है।",
+        "occupation@m": "वे {text} हैं।", "occupation@f": "वे {text} हैं।",
+        "more_symptoms@m": "इसके अलावा इन्हें यह भी है: {text}।",
+        "more_symptoms@f": "इसके अलावा इन्हें यह भी है: {text}।",
+        "yes_name@m": "हाँ, इन्हें {text} है।", "yes_name@f": "हाँ, इन्हें {text} है।",
+        "complaint": "{text}", "history": "{text}", "fact": "{text}।",
+        "yes": "हाँ, {text}", "yes_name": "हाँ, {text} है।", "no": "नहीं। {text}",
+        "absent_generic": "नहीं, ऐसा कुछ ध्यान में नहीं आया।",
+        "wh_unknown": "इसके बारे में ठीक से पता नहीं, डॉक्टर साहब; कुछ अलग ध्यान में नहीं आया।",
+        "onset": "यह {text} शुरू हुआ।",
+        "age": "मेरी उम्र {text} साल है।", "age_text": "मेरी उम्र {text} है।",
+        "occupation": "मैं {text} हूँ।",
+        "more_symptoms": "इसके अलावा यह भी है: {text}।",
+        "no_more": "इसके अलावा और कुछ ध्यान में नहीं आया।",
+        "dont_know": "माफ़ कीजिए डॉक्टर साहब, बात समझ नहीं आई। दूसरे तरीक़े से पूछ लीजिए?",
+        "no_diagnosis": "सच में नहीं पता कि क्या बीमारी है — इसीलिए तो आपके पास आए हैं।",
+        "no_results": "डॉक्टर साहब, अभी तक किसी टेस्ट का नतीजा नहीं बताया गया।",
+        "normal": "सामान्य",
+        "refusal": "कृपया बताइए कि आपको कौन-से टेस्ट या जाँचें चाहिए।",
+        "join": " ", "list_sep": ", ", "list_and": " और ",
+    },
+    "fa": {
+        "consent": "بله، حتماً، بفرمایید معاینه کنید.",
+        "consent@m": "بله، حتماً، بفرمایید معاینه‌اش کنید.",
+        "consent@f": "بله، حتماً، بفرمایید معاینه‌اش کنید.",
+        "not_before": "اولین بار است که چنین چیزی برایم پیش آمده.",
+        "not_before@m": "اولین بار است که چنین چیزی برایش پیش آمده.",
+        "not_before@f": "اولین بار است که چنین چیزی برایش پیش آمده.",
+        "unknown_test": "{text}: آزمایشی به این اسم نمی‌شناسم؛ لطفاً اسمش را بررسی کنید.",
+        "age@m": "{text} سالش است.", "age@f": "{text} سالش است.",
+        "age_text@m": "سنش {text} است.", "age_text@f": "سنش {text} است.",
+        "occupation@m": "{text} است.", "occupation@f": "{text} است.",
+        "more_symptoms@m": "این‌ها را هم دارد: {text}.",
+        "more_symptoms@f": "این‌ها را هم دارد: {text}.",
+        "yes_name@m": "بله، {text} دارد.", "yes_name@f": "بله، {text} دارد.",
+        "complaint": "{text}", "history": "{text}", "fact": "{text}.",
+        "yes": "بله، {text}", "yes_name": "بله، {text} دارم.", "no": "نه. {text}",
+        "absent_generic": "نه، چنین چیزی متوجه نشده‌ام.",
+        "wh_unknown": "دقیق نمی‌دانم، دکتر؛ چیز غیرعادی‌ای یادم نمی‌آید.",
+        "onset": "{text} شروع شد.",
+        "age": "{text} سالم است.", "age_text": "سنم {text} است.", "occupation": "{text} هستم.",
+        "more_symptoms": "این‌ها را هم دارم: {text}.",
+        "no_more": "چیز دیگری متوجه نشده‌ام.",
+        "dont_know": "منظورتان را درست متوجه نشدم، دکتر. می‌شود جور دیگری بپرسید؟",
+        "no_diagnosis": "واقعاً نمی‌دانم چه بیماری‌ای است؛ برای همین پیش شما آمده‌ام.",
+        "no_results": "هنوز جواب هیچ آزمایشی را به من نگفته‌اند، دکتر.",
+        "normal": "طبیعی",
+        "refusal": "لطفاً بفرمایید دقیقاً کدام آزمایش‌ها یا معاینه‌ها را می‌خواهید.",
+        "join": " ", "list_sep": "، ", "list_and": " و ",
+    },
+    "ko": {
+        "consent": "네, 그럼요. 진찰하세요.",
+        "consent@m": "네, 그럼요. 진찰해 주세요.", "consent@f": "네, 그럼요. 진찰해 주세요.",
+        "not_before": "이런 건 처음이에요.",
+        "not_before@m": "이런 건 처음이에요.", "not_before@f": "이런 건 처음이에요.",
+        "unknown_test": "{text}: 그런 이름의 검사는 모르겠습니다. 이름을 확인해 주세요.",
+        "age@m": "{text}살이에요.", "age@f": "{text}살이에요.",
+        "age_text@m": "{text}(이)에요.", "age_text@f": "{text}(이)에요.",
+        "occupation@m": "{text}(이)에요.", "occupation@f": "{text}(이)에요.",
+        "more_symptoms@m": "그 밖에 이런 증상도 있어요: {text}.",
+        "more_symptoms@f": "그 밖에 이런 증상도 있어요: {text}.",
+        "yes_name@m": "네, {text} 있어요.", "yes_name@f": "네, {text} 있어요.",
+        "complaint": "{text}", "history": "{text}", "fact": "{text}.",
+        "yes": "네, {text}", "yes_name": "네, {text} 있어요.", "no": "아니요. {text}",
+        "absent_generic": "아니요, 그런 건 없었어요.",
+        "wh_unknown": "글쎄요, 잘 모르겠어요. 특별히 이상한 건 없었던 것 같아요.",
+        "onset": "{text} 시작됐어요.",
+        "age": "{text}살이에요.", "age_text": "{text}(이)에요.", "occupation": "{text}(이)에요.",
+        "more_symptoms": "그 밖에 이런 증상도 있어요: {text}.",
+        "no_more": "다른 건 특별히 없어요.",
+        "dont_know": "무슨 말씀이신지 잘 모르겠어요. 다시 한번 쉽게 말씀해 주시겠어요?",
+        "no_diagnosis": "무슨 병인지 정말 모르겠어요. 그래서 병원에 온 거예요.",
+        "no_results": "검사 결과는 아직 아무것도 못 들었어요.",
+        "normal": "정상",
+        "refusal": "원하시는 검사나 진찰 항목을 구체적으로 말씀해 주세요.",
+        "join": " ", "list_sep": ", ", "list_and": ", ",
+    },
 }
 
 # Onset text that fits after "It started …" (a time or a manner); other text stands alone.
@@ -166,6 +253,15 @@ ONSET_FITS: dict[str, str] = {
           r"progressivement|soudainement|au|à|\d+|une|un)\b",
     "de": r"^(plötzlich|vor|gestern|heute|am|um|seit|gleichzeitig|nach|beim|langsam|"
           r"allmählich|während|in der|\d+)\b",
+    # Hindi, Persian and Korean put the verb last: a time or manner opens the sentence
+    # ("चार दिन पहले …", "حدود سه هفته پیش …", "닷새 전 저녁 …"); text ending in a verb of
+    # its own stands alone (`voice.onset`).
+    "hi": r"^(?:\d|कल|आज|परसों|पिछले|पिछली|करीब|क़रीब|लगभग|अचानक|धीरे|उसी|एक|दो|तीन|चार|"
+          r"पाँच|पांच|छह|सात|आठ|नौ|दस|कुछ|शाम|सुबह|रात|दोपहर)",
+    "fa": r"^(?:\d|[۰-۹]|حدود|تقریباً|تقریبا|از|دیروز|امروز|پریروز|دیشب|ناگهان|کم‌کم|کم کم|"
+          r"یک|دو|سه|چهار|پنج|شش|هفت|هشت|نه|ده|چند|صبح|عصر|شب|ظهر|بعد)",
+    "ko": r"^(?:\d|어제|오늘|그저께|그제|며칠|이틀|사흘|나흘|닷새|엿새|열흘|일주일|한|두|세|"
+          r"약|지난|갑자기|서서히|점점|아침|점심|저녁|새벽|밤|열이)",
 }
 
 def lang_key(tag: str) -> str:
@@ -188,15 +284,35 @@ def phrase(tag: str, key: str, text: str = "", about: str | None = None) -> str:
     lang = lang_key(tag)
     table = PHRASES[lang]
     if about and f"{key}@{about}" in table:
-        return table[f"{key}@{about}"].format(text=text)
-    template = table[key] if key in table else PHRASES["en"][key]
-    return template.format(text=text)
+        template = table[f"{key}@{about}"]
+    else:
+        template = table[key] if key in table else PHRASES["en"][key]
+    filled = template.format(text=text)
+    return _korean_copula(filled) if lang == "ko" else filled
 
 
-_FEMALE = ("f", "w", "mujer", "femenino", "femme", "féminin", "weiblich", "frau", "女")
+_COPULA = re.compile(r"(\S)\(이\)(에요|요|고)")
+
+
+def _korean_copula(text: str) -> str:
+    """'(이)에요' after a word: '이에요' after a final consonant (받침), '예요' after a vowel
+    ("20개월이에요", "농부예요")."""
+    def pick(m: re.Match[str]) -> str:
+        last, ending = m.group(1), m.group(2)
+        code = ord(last) - 0xAC00
+        batchim = 0 <= code < 11172 and code % 28 != 0 or last.isdigit() and last in "013678"
+        if ending == "에요":
+            return last + ("이에요" if batchim else "예요")
+        return last + ("이" if batchim else "") + ending
+    return _COPULA.sub(pick, text)
+
+
+_FEMALE = ("f", "w", "mujer", "femenino", "femme", "féminin", "weiblich", "frau", "女",
+           "महिला", "स्त्री", "औरत", "लड़की", "زن", "دختر", "مونث", "여")
 
 
 def grammatical_sex(sex: str | None) -> str:
-    """'f' or 'm' from a free-text sex ('female', 'varón', 'weiblich', '女'); 'm' if unsure."""
+    """'f' or 'm' from a free-text sex ('female', 'varón', 'weiblich', '女', 'महिला', 'زن',
+    '여성'); 'm' if unsure."""
     text = (sex or "").strip().lower()
     return "f" if text.startswith(_FEMALE) else "m"

@@ -33,6 +33,10 @@ from core.agents.vocab_known import known_names
 
 Kind = Literal["vague", "stored", "known", "unknown"]
 MIN_CORRECT = 6  # shorter words are too easily another word ("stood" ~ "stool")
+# The word lists in the matching form (Hindi words lose their virama there).
+SENTENCE = frozenset(normalise(w) for w in vr.SENTENCE_WORDS | vt.VAGUE_WORDS)
+TEST_WORDS = frozenset(normalise(w) for w in vr.TEST_WORDS)
+TEST_HEADS = frozenset(normalise(w) for w in vr.TEST_HEADS)
 _ABBREVIATION = re.compile(r"^(?=.*[A-Z].*[A-Z0-9])[A-Za-z0-9]{2,8}$")
 
 
@@ -55,7 +59,7 @@ def _vocabulary() -> tuple[frozenset[str], frozenset[str]]:
                          for n in text.split("|"))
     names.discard("")
     words = {w for n in names for w in n.split()
-             if len(w) >= MIN_CORRECT and w not in vr.SENTENCE_WORDS and not is_cjk(w)}
+             if len(w) >= MIN_CORRECT and w not in SENTENCE and not is_cjk(w)}
     return frozenset(names), frozenset(words)
 
 
@@ -75,25 +79,25 @@ def names_no_test(name: str) -> bool:
             t in text for t in vr.TEST_CJK)
     raw = re.findall(r"[\w-]+", name)
     words = normalise(name).split()
-    sentence = [w for w in words if w in vr.SENTENCE_WORDS or w in vt.VAGUE_WORDS]
+    sentence = [w for w in words if w in SENTENCE]
     if not sentence:
         return False
-    if any(_ABBREVIATION.match(r) and normalise(r) not in vr.SENTENCE_WORDS for r in raw):
+    if any(_ABBREVIATION.match(r) and normalise(r) not in SENTENCE for r in raw):
         return False
     for i, w in enumerate(words):
         if w in sentence:
             continue
-        if w in vr.TEST_WORDS or _ending(w):
+        if w in TEST_WORDS or _ending(w):
             return False
-        if w in vr.TEST_HEADS and i > 0 and words[i - 1] not in sentence:
+        if w in TEST_HEADS and i > 0 and words[i - 1] not in sentence:
             return False
-        if i + 1 < len(words) and words[i + 1] in vr.TEST_HEADS:
+        if i + 1 < len(words) and words[i + 1] in TEST_HEADS:
             return False  # "Romberg test": a specific word before a head
     return True
 
 
 def _ending(word: str) -> bool:
-    if len(word) < vr.MIN_ENDING_WORD or word in vr.NOT_ENDINGS or word in vr.TEST_HEADS:
+    if len(word) < vr.MIN_ENDING_WORD or word in vr.NOT_ENDINGS or word in TEST_HEADS:
         return False
     return word.endswith(vr.TEST_ENDINGS)
 
@@ -104,7 +108,7 @@ class TestNames:
     def __init__(self, index: FindingIndex) -> None:
         self.index = index
         stored = {w for n in index.nodes for t in n.terms for w in t.split()
-                  if len(w) >= MIN_CORRECT and not is_cjk(w) and w not in vr.SENTENCE_WORDS}
+                  if len(w) >= MIN_CORRECT and not is_cjk(w) and w not in SENTENCE}
         _, vocab = _vocabulary()
         self.words = frozenset(stored | vocab)
 
@@ -136,7 +140,7 @@ class TestNames:
         return " ".join(out)
 
     def _closest(self, word: str) -> str | None:
-        if (len(word) < MIN_CORRECT or word in self.words or word in vr.SENTENCE_WORDS
+        if (len(word) < MIN_CORRECT or word in self.words or word in SENTENCE
                 or is_cjk(word) or any(c.isdigit() for c in word)):
             return None
         limit = 1 if len(word) < 9 else 2

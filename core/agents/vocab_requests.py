@@ -52,6 +52,11 @@ sinnvoll nutzliches relevante wichtige letzte letzten neueste neuesten aktuelle 
 informationen daten ergebnis ergebnisse patient patientin arztliche arztlichen medizinische
 medizinischen der die das den dem des ein eine einen einem und oder in mit fur von zu ihre
 ihren ihr was welche alle
+कृपया मुझे दीजिए दिखाइए बताइए भेजिए दें दो हाल ताज़ा ताजा पिछला पिछली पुरानी नई जानकारी विवरण
+डिटेल्स डिटेल रिकॉर्ड फ़ाइल फाइल मरीज़ मरीज का की के को में से और या कुछ सब सारी सारे उपयोगी
+ज़रूरी जरूरी मेडिकल है हैं करो करें कीजिए काम वाला वाली चीज़ चीज
+لطفا لطفاً به من بدهید بدید نشان بگویید بفرستید جدیدترین آخرین اخیر اطلاعات جزئیات پرونده
+سابقه بیمار مفید مهم لازم پزشکی را رو از که و یا این آن چیزی همه کنید بکنید کاری چیز
 """.split())
 # Words that name a test, or what a test is done on, on their own ("reflexes", "biopsy",
 # "serology", "blood").
@@ -64,6 +69,8 @@ biopsia serologia cultivo frotis hemocultivo puncion biopsie serologie frottis p
 biopsie serologie kultur abstrich punktion
 blood serum plasma urine stool faeces feces sputum saliva csf
 sangre suero orina heces esputo sang serum urines selles crachats blut urin stuhl sputum
+बायोप्सी कल्चर स्मीयर खून सीरम पेशाब यूरिन बलगम स्टूल
+بیوپسی کشت اسمیر لام خون سرم ادرار خلط مدفوع
 """.split())
 # Generic heads that name a test only after a word that is not a sentence word.
 TEST_HEADS = frozenset("""
@@ -71,6 +78,7 @@ test tests level levels assay titre titer screen panel profile count ratio index
 signs study studies scan imaging exam examination assessment manoeuvre maneuver score scale
 prueba pruebas nivel niveles estudio exploracion examen signo dosage taux examen bilan indice
 test wert werte spiegel bestimmung untersuchung zeichen
+टेस्ट जांच लेवल काउंट प्रोफाइल स्कैन آزمایش تست سطح شمارش اسکن عکس
 """.split())
 # Endings of analyte, hormone and procedure names ("ceruloplasmin", "amylase", "-scopy").
 TEST_ENDINGS = ("ase", "ases", "globulin", "peptide", "scopy", "scopie", "skopie", "scopia",
@@ -91,7 +99,12 @@ medicina rutina examine
 # Chinese: words of a request sentence, and pieces that make a Chinese name a test.
 SENTENCE_CJK = ("病历", "病史", "档案", "诊断", "请", "提供", "给我", "告诉", "把", "做点",
                 "有用", "事情", "的事", "最近", "详情", "详细", "信息", "资料", "情况",
-                "数据", "一下", "帮我", "发给", "看看", "所有", "全部", "一切")
+                "数据", "一下", "帮我", "发给", "看看", "所有", "全部", "一切",
+                # Korean (read by characters, like Chinese)
+                "주세요", "알려", "보여", "최근", "자세한", "정보", "기록", "환자", "내용",
+                "유용한", "필요한", "뭐든", "아무거나", "전부", "모든")
 TEST_CJK = ("检测", "测定", "抗体", "抗原", "试验", "造影", "镜", "培养", "活检", "穿刺",
             "定量", "筛查", "超声", "彩超", "扫描", "图", "功能", "常规", "分析", "涂片",
-            "病理", "血", "尿", "酶", "素", "蛋白", "ct", "mri", "x线")
+            "病理", "血", "尿", "酶", "素", "蛋白", "ct", "mri", "x线",
+            "촬영", "초음파", "엑스레이", "x선", "항체", "배양", "내시경", "도말", "혈액",
+            "소변", "심전도", "수치", "기능검사", "효소")

@@ -6,10 +6,14 @@ question finds a Spanish "fiebre". Only whole stored names are tagged (never a w
 a longer name), and CJK names are at least two characters long. Format as in
 `core.caseindex.vocab_tests`: "|"-separated names per language.
 
-Must not import: anything but the standard library.
+Hindi, Persian and Korean names live in `vocab_symptoms_hi_fa_ko` and are merged in below.
+
+Must not import: anything but the standard library and its companion data module.
 """
 
 from __future__ import annotations
+
+from core.agents import vocab_symptoms_hi_fa_ko as _more
 
 Names = dict[str, str]
 
@@ -193,3 +197,6 @@ WORD_EQUIVALENTS: dict[str, tuple[str, ...]] = {
     "trip": ("travel", "travelled", "traveled", "journey", "flight", "flew"),
     "abroad": ("travel", "travelled", "traveled", "flight", "flew"),
 }
+
+
+SYMPTOMS = {key: {**names, **_more.SYMPTOMS.get(key, {})} for key, names in SYMPTOMS.items()}

@@ -202,7 +202,7 @@ def lower_first(text: str, lang: str) -> str:
 
 def sentence(text: str, lang: str) -> str:
     """A fragment as its own sentence: first letter up, one full stop."""
-    text = text.strip().rstrip("。.;；,，")
+    text = text.strip().rstrip("。.;；,，।॥؛،")
     if not text:
         return ""
     if lang_key(lang) != "zh-Hans":
@@ -210,12 +210,20 @@ def sentence(text: str, lang: str) -> str:
     return phrase(lang, "fact", text)
 
 
+# Onset text that ends in a verb of its own ("कल से पिंडलियों पर दाने हैं", "어제 아침, 거울을
+# 보다가 알았어요") is a sentence already: "It started …" around it would say it twice.
+_VERB_LAST = {"hi": r"(?:है|हैं|था|थी|थे|हुआ|हुई|हुए|गया|गई|गए|रहा|रही|रहे|लगा|लगी|लगे)$",
+              "fa": r"(?:است|شد|شدم|بود|بودم|ام|ایم|کرد|کردم|آمد|گرفت|دارم|داشتم)$",
+              "ko": r"(?:요|다|죠)$"}
+
+
 def onset(text: str, lang: str) -> str:
     """An onset fragment: "It started 70 minutes ago." when it fits, else on its own."""
     key = lang_key(lang)
     fits = ONSET_FITS.get(key[:2])
-    stripped = text.strip().rstrip(".。")
-    if key == "zh-Hans" or not fits or not re.match(fits, stripped, re.IGNORECASE):
+    stripped = text.strip().rstrip(".。।")
+    if key == "zh-Hans" or not fits or not re.match(fits, stripped, re.IGNORECASE) or (
+            key in _VERB_LAST and re.search(_VERB_LAST[key], stripped)):
         return sentence(stripped, lang)
     return phrase(lang, "onset", lower_first(stripped, lang))
 

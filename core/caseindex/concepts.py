@@ -16,10 +16,12 @@ from functools import lru_cache
 
 from core.caseindex import vocab_imaging as vi
 from core.caseindex import vocab_tests as vt
-from core.caseindex.matching import is_cjk, normalise
+from core.caseindex.matching import KO_PARTICLES, is_cjk, normalise
+from core.scripts import is_hangul
 
 Hit = tuple[str, str]  # (kind, id): kind is concept | modality | region | exam | group
-_LANGS = ("en", "es", "fr", "de", "zh")
+LANGS = ("en", "es", "fr", "de", "zh", "hi", "fa", "ko")
+_LANGS = LANGS
 _WORD = re.compile(r"\S+")
 MAX_WORDS = 6  # longest vocabulary name, in words
 INFLECTION = 3  # a word may extend a one-word name of 6+ letters by this many letters
@@ -84,9 +86,12 @@ def _candidates(key: str, table: dict[str, tuple[Hit, ...]]) -> list[tuple[int, 
             if hit:
                 out.append((start, words[j][1], hit))
         if is_cjk(word):
+            korean = is_hangul(word)
             for a in range(len(word)):
                 for b in range(a + 1, min(len(word), a + 10) + 1):
                     hit = table.get(word[a:b])
+                    if korean and b - a == 1 and (a or word[1:] not in KO_PARTICLES):
+                        continue  # "간" is the liver as a word, not inside "간염"
                     if hit and (b - a > 1 or all(k == "region" for k, _ in hit)):
                         out.append((start + a, start + b, hit))
         elif len(word) > 6:
@@ -120,6 +125,12 @@ def tag(name: str, lang: str = "en", implied_exam: bool = False) -> Tags:
     elif ids["region"] and (ids["exam"] or implied_exam):
         specific |= {f"exam:{r}" for r in ids["region"]}
     return Tags(frozenset(specific), frozenset(generic), frozenset(ids["group"]))
+
+
+@lru_cache(maxsize=1)
+def whole_exam() -> frozenset[str]:
+    """Requests for the whole examination, in the matching form."""
+    return frozenset(normalise(n) for n in vi.WHOLE_EXAM)
 
 
 @lru_cache(maxsize=64)

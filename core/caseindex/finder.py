@@ -25,7 +25,6 @@ from core.caseindex import concepts
 from core.caseindex import vocab_tests as vt
 from core.caseindex.concepts import Tags, relation
 from core.caseindex.matching import best_for_name, contains, is_cjk, make_entries, normalise
-from core.caseindex.vocab_imaging import WHOLE_EXAM
 from core.case import Item
 
 # One word never names a test on its own, even when only one stored name contains it.
@@ -88,7 +87,7 @@ class FindingIndex:
         exact = self._exact(key)
         if exact:
             return [exact.item]
-        if key in WHOLE_EXAM:
+        if key in concepts.whole_exam():
             return list(self.exam_roots)
         tags = concepts.tag(key, self.lang)
         found = self._by_concept(key, tags)
@@ -107,7 +106,7 @@ class FindingIndex:
             concepts.family(t) in _EXAM_FAMILIES for t in tags.specific)
         roots = [n for n in self.nodes if n.kind == "exam" and n.depth == 0]
         if wants_exam and len(roots) == 1 and not roots[0].item.children and (
-                roots[0].name in WHOLE_EXAM or not roots[0].tags):
+                roots[0].name in concepts.whole_exam() or not roots[0].tags):
             return [roots[0].item]
         return []
 

@@ -22,7 +22,10 @@ from typing import Any
 
 from rapidfuzz import fuzz
 
-_PUNCT = re.compile(r"[^\w+%]+", re.UNICODE)
+from core.scripts import WORD_MARKS, compose, fold_scripts, is_arabic_script, is_hangul
+
+# Punctuation: anything but word characters, Devanagari signs (not `\w` in Python) and + %.
+_PUNCT = re.compile(f"[^\\w+%{WORD_MARKS}]+", re.UNICODE)
 _CJK_CLASS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _CJK = re.compile(f"[{_CJK_CLASS}]")
 # A boundary between a CJK character and a Latin letter or digit counts as a space, so that
@@ -35,11 +38,12 @@ FUZZY_NAME = 88  # whole-name similarity for requested tests (typos: "electrocar
 
 @lru_cache(maxsize=65536)  # cue lists and vocabulary names are normalised over and over
 def normalise(text: str) -> str:
-    """Lower case, accents removed (not for CJK), punctuation to spaces, spaces collapsed."""
-    text = unicodedata.normalize("NFKC", text).casefold()
+    """Lower case, accents removed (not for CJK), letter variants of Devanagari and Persian
+    folded (`core.scripts`), punctuation to spaces, spaces collapsed."""
+    text = fold_scripts(unicodedata.normalize("NFKC", text).casefold())
     if not _CJK.search(text):
         decomposed = unicodedata.normalize("NFKD", text)
-        text = "".join(c for c in decomposed if not unicodedata.combining(c))
+        text = compose("".join(c for c in decomposed if not unicodedata.combining(c)))
     else:
         text = _CJK_EDGE.sub(" ", text)
     return " ".join(_PUNCT.sub(" ", text).split())
@@ -53,13 +57,22 @@ def is_cjk(text: str) -> bool:
 def contains(haystack: str, needle: str) -> bool:
     """Whole-word containment of normalised `needle` in normalised `haystack`.
 
-    CJK text has no spaces between words, so there plain substring search is used; a
-    needle of four letters or more also matches as a word prefix (`allerg` → "allergic").
+    CJK text has no spaces between words, so there plain substring search is used (Korean
+    spaces its words but attaches particles, so a substring finds "가슴" in "가슴이"; one
+    syllable must start a word); a needle of four letters or more also matches as a word
+    prefix (`allerg` → "allergic").
     """
     if not needle:
         return False
+    if len(needle) == 1 and is_hangul(needle):
+        # One Korean syllable is a word only at a word's start ("술" is not in "수술").
+        return any(w.startswith(needle) for w in haystack.split())
     if _CJK.search(needle):
         return needle in haystack
+    if is_arabic_script(needle) and " " not in needle and len(needle) >= 3:
+        return any(w.startswith(needle) and w[len(needle):] in FA_SUFFIXES
+                   for w in haystack.split()) or (
+            len(needle) >= 4 and f" {needle}" in f" {haystack}")
     return f" {needle}" in f" {haystack}" and (
         f" {needle} " in f" {haystack} " or len(needle) >= 4
     )
@@ -68,6 +81,24 @@ def contains(haystack: str, needle: str) -> bool:
 @lru_cache(maxsize=8192)
 def _cue(cue: str) -> tuple[str, bool, bool]:
     return normalise(cue.strip("^$")), cue.startswith("^"), cue.endswith("$")
+
+
+# Korean particles and the copula: a word followed by one of these is still that word
+# ("약을", "술은", "약이에요"), for cues that must match a whole word ("약$" is not "약간").
+KO_PARTICLES = ("", "을", "를", "은", "는", "이", "가", "도", "만", "에", "의", "로", "으로",
+                "과", "와", "랑", "이랑", "하고", "이나", "나", "요", "은요", "는요", "이요",
+                "이에요", "예요", "에서", "까지", "부터", "에는", "이라도", "이라", "라")
+
+
+# Persian suffixes written onto a word (possessive, plural, -ی): "شغلتان" is "شغل" + "تان".
+FA_SUFFIXES = ("", "م", "ت", "ش", "مان", "تان", "شان", "ها", "های", "هایم", "هایت", "هایش",
+               "هایتان", "هایشان", "ی", "یم", "یت", "یش", "یتان", "یشان", "ام", "ات", "اش", "ای")
+
+
+def _hangul_word(haystack: str, needle: str) -> bool:
+    """A Hangul word in normalised text, with any particle after it."""
+    return any(w.startswith(needle) and w[len(needle):] in KO_PARTICLES
+               for w in haystack.split())
 
 
 def _cue_match(haystack: str, cue: str) -> bool:
@@ -80,6 +111,8 @@ def _cue_match(haystack: str, cue: str) -> bool:
         return f"{haystack} ".startswith(f"{needle} ") or (
             not whole and len(needle) >= 4 and haystack.startswith(needle))
     if whole:
+        if is_hangul(needle) and " " not in needle:
+            return _hangul_word(haystack, needle)
         return needle in haystack if _CJK.search(needle) else f" {needle} " in f" {haystack} "
     return contains(haystack, needle)
 

@@ -8,10 +8,15 @@ for an abdominal ultrasound finds a stored renal ultrasound and the other way ro
 Explicit concepts cover what composition cannot (CXR, echo, CTPA, vital signs). Format as
 in `core.caseindex.vocab_tests`: "|"-separated names per language, "!name" for one language.
 
-Must not import: anything but the standard library.
+Hindi, Persian and Korean names live in `vocab_imaging_hi_fa_ko` and are merged in below.
+
+Must not import: anything but the standard library and its companion data module.
 """
 
 from __future__ import annotations
+
+from core.caseindex import vocab_imaging_hi_fa_ko as _more
+from core.caseindex.vocab_tests import merged
 
 Names = dict[str, str]
 
@@ -245,3 +250,13 @@ WHOLE_EXAM = frozenset({
     "examen physique", "examen clinique", "exploracion fisica", "exploracion",
     "examen fisico", "korperliche untersuchung", "klinische untersuchung", "untersuchung",
     "体格检查", "查体", "体检"})
+
+
+
+MODALITIES = merged(MODALITIES, _more.MODALITIES)
+REGIONS = merged(REGIONS, _more.REGIONS)
+EXPLICIT = merged(EXPLICIT, _more.EXPLICIT)
+PARENTS = {**PARENTS, **_more.PARENTS}
+EXAM_WORDS = {**EXAM_WORDS, **_more.EXAM_WORDS}
+# Compared with names in the matching form: Persian "معاینه‌ی" is "معاینه ی" there.
+WHOLE_EXAM = WHOLE_EXAM | frozenset(_more.WHOLE_EXAM)

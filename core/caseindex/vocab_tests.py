@@ -6,10 +6,14 @@ both are tagged with the same concept (`core.caseindex.concepts`). A name writte
 counts only in cases of that language: abbreviations that mean something else elsewhere
 (Spanish "PCR" is C-reactive protein, in English a polymerase chain reaction).
 
-Must not import: anything but the standard library.
+Hindi, Persian and Korean names live in `vocab_tests_hi_fa_ko` and are merged in below.
+
+Must not import: anything but the standard library and its companion data module.
 """
 
 from __future__ import annotations
+
+from core.caseindex import vocab_tests_hi_fa_ko as _more
 
 Names = dict[str, str]
 
@@ -299,7 +303,8 @@ GROUP_MEMBERS: dict[str, tuple[str, ...]] = {
                  "lab:stool_culture"),
 }
 # Words that make a stored item a culture for the "cultures" group.
-CULTURE_WORDS = ("culture", "cultivo", "kultur", "培养", "hémoculture", "uroculture")
+CULTURE_WORDS: tuple[str, ...] = ("culture", "cultivo", "kultur", "培养", "hémoculture",
+                                  "uroculture")
 
 # How an unstored member of a group is named in the answer ("<name>: normal").
 DISPLAY: dict[str, Names] = {
@@ -330,10 +335,31 @@ alle alles die der den ihre meine befunde ergebnisse untersuchungen werte verfug
 vorhandenen sie haben bitte geben was wie welche mir mich uns ich gibt es vorliegt vorliegen
 lo usted me tengan tienen ce qui me sont
 """.split())
-VAGUE_CJK = ("所有", "全部", "一切", "任何", "检查", "结果", "化验", "报告", "的", "你", "您",
-             "我", "请", "给", "做", "过", "有", "哪些", "什么", "项目", "都", "一下", "把")
+VAGUE_CJK: tuple[str, ...] = (
+    "所有", "全部", "一切", "任何", "检查", "结果", "化验", "报告", "的", "你", "您", "我",
+    "请", "给", "做", "过", "有", "哪些", "什么", "项目", "都", "一下", "把")
 # Catch-all quantifiers: a request containing one must name a specific test.
 QUANTIFIERS = frozenset("all every everything anything whatever entire whole each any "
                         "todo todos toda todas cualquier cualquiera tout tous toute toutes "
                         "alle alles samtliche jede jeden jedes irgendwelche".split())
-QUANTIFIERS_CJK = ("所有", "全部", "一切", "任何", "全套")
+QUANTIFIERS_CJK: tuple[str, ...] = ("所有", "全部", "一切", "任何", "全套")
+
+
+def merged(table: dict[str, Names], extra: dict[str, Names]) -> dict[str, Names]:
+    """A table with a companion module's names added, entry by entry."""
+    out = {cid: dict(names) for cid, names in table.items()}
+    for cid, names in extra.items():
+        out.setdefault(cid, {}).update(names)
+    return out
+
+
+LABS = merged(LABS, _more.LABS)
+for _cid, _text in _more.EN_EXTRA.items():
+    LABS[_cid]["en"] += "|" + _text
+GROUPS = merged(GROUPS, _more.GROUPS)
+DISPLAY = merged(DISPLAY, _more.DISPLAY)
+CULTURE_WORDS = (*CULTURE_WORDS, *_more.CULTURE_WORDS)
+VAGUE_WORDS = VAGUE_WORDS | frozenset(_more.VAGUE_WORDS)
+VAGUE_CJK = (*VAGUE_CJK, *_more.VAGUE_CJK)
+QUANTIFIERS = QUANTIFIERS | frozenset(_more.QUANTIFIERS)
+QUANTIFIERS_CJK = (*QUANTIFIERS_CJK, *_more.QUANTIFIERS_CJK)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from core.clinical_text.normal import STOPWORDS
+from core.clinical_text.normal import STOPWORDS, fold
 
 LEADING = (r"no|not|without|excluding|excluded|exclude|ruled out|rule out|r o|to rule out|"
            r"negative for|unlikely|less likely|absence of|free of|kein|keine|keinen|keiner|"
@@ -29,9 +29,10 @@ TRAILING = (r"ruled out|excluded|unlikely|not likely|improbable|doubtful|negativ
 # Chinese: a negation opening the fragment ('非' is not one there: it starts names), and a
 # verdict closing it.
 LEADING_CJK = ("排除", "除外", "不是", "不考虑", "否认", "未见", "没有", "无")
-TRAILING_CJK = ("已排除", "排除", "除外", "可能性小", "可能性不大", "不考虑")
+TRAILING_CJK = ("已排除", "排除", "除外", "可能性小", "可能性不大", "不考虑", "배제", "아님",
+                "아닙니다", "아니다", "제외", "가능성 낮음", "가능성 낮다", "가능성은 낮다")
 # What inverts a Chinese name when it stands right before it.
-INVERTING_CJK = ("非", "无", "排除", "除外", "不是", "不考虑", "否认", "未见", "没有")
+INVERTING_CJK = ("非", "无", "排除", "除外", "不是", "不考虑", "否认", "未见", "没有", "비")
 # Latin words that invert the single word after them (kept with it as one word).
 INVERTING_PREFIXES = frozenset({"non", "anti", "pseudo"})
 # Words that, found among the words an answer adds to a name, negate rather than qualify.
@@ -39,6 +40,12 @@ NEGATING = frozenset("no not without excluding excluded absence ohne kein keine 
                      "pas sin".split())
 NEGATED_TAIL = r"without|not|no|excluding|ohne|kein|keine|sans|sin"
 
+# Hindi and Persian, in folded form and with spaces for word edges (a Devanagari word may
+# end in a vowel sign, where `\b` does not fall): "निमोनिया नहीं", "न्यूमोनी रد شد", "بدون …".
+LEADING_HI_FA = ("नहीं", "कोई नहीं", "बिना", "بدون", "عدم", "رد", "نه")
+TRAILING_HI_FA = ("नहीं", "नहीं है", "खारिज", "खारिज किया", "की संभावना नहीं", "की संभावना कम",
+                  "رد شد", "رد شده", "رد می شود", "منتفی", "منتفی است", "بعید",
+                  "بعید است", "نیست")
 _LEADING = re.compile(rf"^(?:{LEADING})\b")
 _TRAILING = re.compile(rf"\b(?:{TRAILING})$")
 _TAIL = re.compile(rf"\s+(?:{NEGATED_TAIL})\s.*$")
@@ -53,8 +60,15 @@ def is_negated(folded: str) -> bool:
     rest = " ".join(words)
     if not rest:
         return False
+    padded = f" {rest} "
     return bool(_LEADING.match(rest) or _TRAILING.search(rest)) or rest.startswith(
-        LEADING_CJK) or rest.endswith(TRAILING_CJK)
+        LEADING_CJK) or rest.endswith(TRAILING_CJK) or any(
+        padded.startswith(f" {w} ") for w in _HI_FA_LEAD) or any(
+        padded.endswith(f" {w} ") for w in _HI_FA_TRAIL)
+
+
+_HI_FA_LEAD = tuple(fold(w) for w in LEADING_HI_FA)
+_HI_FA_TRAIL = tuple(fold(w) for w in TRAILING_HI_FA)
 
 
 def cut_negated_tail(folded: str) -> str:

@@ -15,6 +15,8 @@ import re
 import unicodedata
 from functools import lru_cache
 
+from core.scripts import WORD_MARKS, compose, fold_scripts
+
 # Whole-word abbreviations (after folding) → expansion, already in the unified spelling.
 ABBREVIATIONS: dict[str, str] = {
     "mi": "myocardial infarction", "ami": "acute myocardial infarction",
@@ -78,8 +80,11 @@ _CJK_CLASS = "\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af"
 _CJK = re.compile(f"[{_CJK_CLASS}]")
 _CJK_EDGE = re.compile(f"(?<=[{_CJK_CLASS}])(?=[^\\s{_CJK_CLASS}])|"
                        f"(?<=[^\\s{_CJK_CLASS}])(?=[{_CJK_CLASS}])")
+# A single Latin letter written onto Hangul is part of the word: 'A형 간염' (hepatitis A) is
+# not 'a' (an article, dropped) + '형 간염'.
+_LETTER_HANGUL = re.compile(r"(?<![\w])([a-z]) (?=[\uac00-\ud7af])")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
-_PUNCT = re.compile(r"[^\w\s]+")
+_PUNCT = re.compile(f"[^\\w\\s{WORD_MARKS}]+")
 _SPACE = re.compile(r"\s+")
 
 
@@ -90,10 +95,11 @@ def is_cjk(text: str) -> bool:
 
 @lru_cache(maxsize=65536)  # the ICD vocabulary and case names are folded over and over
 def fold(text: str) -> str:
-    """Lower case, no accents, no possessive 's, punctuation as spaces (no other rules)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    plain = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    plain = _CJK_EDGE.sub(" ", _POSSESSIVE.sub("", plain))
+    """Lower case, no accents, no possessive 's, punctuation as spaces, letter variants of
+    Devanagari and Persian folded, Hangul kept composed (no other rules)."""
+    decomposed = unicodedata.normalize("NFKD", fold_scripts(text.casefold()))
+    plain = compose("".join(ch for ch in decomposed if not unicodedata.combining(ch)))
+    plain = _LETTER_HANGUL.sub(r"\1", _CJK_EDGE.sub(" ", _POSSESSIVE.sub("", plain)))
     return _SPACE.sub(" ", _PUNCT.sub(" ", plain)).strip()
 
 

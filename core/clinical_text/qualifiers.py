@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import re
 
+from core.clinical_text.normal import fold
+
 # Side: canonical value per word. May be left out; conflicting sides refuse a link.
 SIDE: dict[str, str] = {
     **dict.fromkeys("left links linke linken linker linkes linksseitig linksseitige "
@@ -69,12 +71,31 @@ SEVERITY: dict[str, str] = {
 # refuse a link (type 1 and type 2 diabetes are different diseases).
 _KIND = re.compile(r"\b(type|stage|grade|class|stadium|grad)\s+(\w+)")
 # Chinese qualifiers, found as characters.
-CJK_SIDE = {"左": "left", "右": "right", "双侧": "bilateral"}
-CJK_ACUITY = {"亚急性": "subacute", "急性": "acute", "慢性": "chronic"}
-CJK_SEVERITY = {"轻症": "mild", "轻度": "mild", "中度": "moderate", "中重度": "severe",
+# (Korean, read the same way: 좌측/우측/양측, 급성/만성/아급성, 경증/중등도/중증.)
+CJK_SIDE = {"左": "left", "右": "right", "双侧": "bilateral", "좌측": "left", "왼쪽": "left",
+            "우측": "right", "오른쪽": "right", "양측": "bilateral"}
+CJK_ACUITY = {"亚急性": "subacute", "急性": "acute", "慢性": "chronic", "아급성": "subacute",
+              "급성": "acute", "만성": "chronic"}
+CJK_SEVERITY = {"경증": "mild", "중등도": "moderate", "중증": "severe",
+                "轻症": "mild", "轻度": "mild", "中度": "moderate", "中重度": "severe",
                 "重症": "severe", "重度": "severe"}
-CJK_OMITTABLE = ("急性", "新发", "新诊断", "左侧", "右侧", "双侧")
+CJK_OMITTABLE = ("急性", "新发", "新诊断", "左侧", "右侧", "双侧", "아급성", "급성", "좌측",
+                 "우측", "양측", "왼쪽", "오른쪽")
 
+# Hindi and Persian qualifiers, in the folded form the names are compared in (Hindi loses
+# its virama there: "तीव्र" is "तीवर").
+_HI_FA = {"side": {"बायां": "left", "बाएं": "left", "बाईं": "left", "बायें": "left",
+                   "दायां": "right", "दाएं": "right", "दाईं": "right", "दायें": "right",
+                   "چپ": "left", "راست": "right", "دوطرفه": "bilateral"},
+          "acuity": {"तीव्र": "acute", "एक्यूट": "acute", "क्रोनिक": "chronic",
+                     "दीर्घकालिक": "chronic", "حاد": "acute", "مزمن": "chronic"},
+          "severity": {"हल्का": "mild", "हल्की": "mild", "मध्यम": "moderate",
+                       "गंभीर": "severe", "خفیف": "mild", "متوسط": "moderate",
+                       "شدید": "severe"}}
+SIDE.update({fold(k): v for k, v in _HI_FA["side"].items()})
+ACUITY.update({fold(k): v for k, v in _HI_FA["acuity"].items()})
+SEVERITY.update({fold(k): v for k, v in _HI_FA["severity"].items()})
+NEWNESS = NEWNESS | {fold(w) for w in "नया नई नए جدید تازه".split()}
 ACUTE = frozenset(w for w, v in ACUITY.items() if v == "acute")
 # Qualifiers an answer may leave out (see the module docstring).
 OMITTABLE = frozenset(SIDE) | SEGMENT | NEWNESS | ACUTE

@@ -28,12 +28,12 @@ _MARKERS = frozenset({SEP, ALT, OPEN, CLOSE})
 _OPENERS, _CLOSERS = "([（【", ")]）】"
 _HARD = frozenset(";；,，/+|•\n")
 _NUMBERED = re.compile(r"(?:^|\s)\d+[.)]\s")
-_CJK_OR = re.compile(r"或者|或")
-ALTERNATIVES = frozenset({"or", "vs", "versus", "o", "ou", "oder"})
+_CJK_OR = re.compile(r"或者|或|또는|혹은")
+ALTERNATIVES = frozenset({"or", "vs", "versus", "o", "ou", "oder", "या", "یا"})
 CONNECTING = ("and", "with", "plus", "secondary to", "due to", "caused by", "complicated by",
               "along with", "as well as", "und", "mit", "bei", "infolge", "et", "avec",
               "secondaire a", "due a", "y", "con", "por", "secundario a", "secundaria a",
-              "debido a")
+              "debido a", "और", "के साथ", "के कारण", "همراه با", "ناشی از", "به علت", "및")
 _CONNECTING = sorted((tuple(c.split()) for c in CONNECTING), key=len, reverse=True)
 
 

@@ -15,6 +15,8 @@ from typing import Literal
 
 from core.caseindex.matching import is_cjk, normalise
 from core.agents.templates import PHRASES
+from core.language import detect_language
+from core.scripts import light, script_of
 
 Stance = Literal["deny", "affirm", "unknown", "consent", "statement"]
 
@@ -48,6 +50,23 @@ _NORMAL = re.compile(
     r"limits|negative|nothing abnormal|normales|normale|sin alteraciones|"
     r"sans particularite|unauffallig|normalbefund|o b|ohne befund)\b")
 _NORMAL_ZH = ("正常", "未见异常", "无异常", "阴性")
+# Hindi, Persian and Korean, on the light form (`core.scripts.light`).
+_DENY_SOFT = re.compile(r"^(?:नहीं|नही|ना|न|जी नहीं|कोई नहीं|कभी नहीं|बिल्कुल नहीं|نه|نخیر|خیر|"
+                        r"هیچ|اصلا|اصلاً|아니|아뇨|없|전혀|안 )")
+# Hindi, Persian and Korean put the verb last: a first clause that ends in a negated verb
+# ("दौरा नहीं पड़ा", "دوبینی ندارم", "설사는 안 해요") or says it is the first time denies.
+_DENY_END_SOFT = re.compile(r"(?:नहीं|नहीं है|नहीं हैं|नहीं था|नहीं थी|नहीं हुआ|नहीं हुई|नहीं पड़ा|"
+                            r"नहीं दिखी|नहीं दिखा|पहली बार हुआ है|"
+                            r"\s(?:نمی|ندار|نکرد|نشد|نخورد|نبود|ندید|نکش|نگرفت|نرفت)\S*|نیست|نیستم|"
+                            r"اولین بار است|없어요|없었어요|않아요|않았어요|안 해요|아니에요|"
+                            r"못 했어요|처음이에요|처음입니다)$")
+_YES_SOFT = re.compile(r"^(?:हां|जी हां|जी|हाँ|بله|آره|بلی|چرا|네|예|맞아|그럼요)")
+_UNKNOWN_SOFT = re.compile(r"पता नहीं|मालूम नहीं|नहीं पता|नहीं मालूम|समझ नहीं|कोई नतीजा नहीं|"
+                           r"نمی دانم|نمیدانم|نمی‌دانم|نمیدونم|خبر ندارم|نگفته اند|متوجه نشدم|"
+                           r"모르겠|몰라|못 들었|모릅니다")
+_CONSENT_SOFT = re.compile(r"जरूर|ज़रूर|बिल्कुल|जांच कर लीजिए|देख लीजिए|حتما|حتماً|بفرمایید|"
+                           r"اشکالی ندارد|그럼요|진찰하세요|진찰해 주세요|괜찮아요|네")
+_NORMAL_SOFT = re.compile(r"सामान्य|नॉर्मल|नार्मल|नेगेटिव|طبیعی|نرمال|منفی|정상|음성|이상 없")
 
 
 @lru_cache(maxsize=1)
@@ -78,6 +97,14 @@ def stance(answer: str) -> Stance:
         return stock  # type: ignore[return-value]
     text = answer.strip()
     key = normalise(text)
+    if script_of(text) in ("devanagari", "arabic", "hangul"):
+        soft = light(text).lstrip("،, ")
+        if _UNKNOWN_SOFT.search(soft):
+            return "unknown"
+        first = re.split(r"[,;।.؟?،!]", soft)[0].strip()
+        if _DENY_SOFT.match(soft) or _DENY_END_SOFT.search(" " + first):
+            return "deny"
+        return "affirm" if _YES_SOFT.match(soft) else "statement"
     if is_cjk(text):
         core = text.lstrip("，,。 ")
         if any(u in core for u in _UNKNOWN_ZH):
@@ -98,6 +125,9 @@ def consents(answer: str) -> bool:
     """True if the answer agrees to be examined."""
     if stock_meaning(answer) == "consent":
         return True
+    if script_of(answer) in ("devanagari", "arabic", "hangul"):
+        soft = light(answer)
+        return bool(_CONSENT_SOFT.search(soft)) and not _DENY_SOFT.match(soft)
     if is_cjk(answer):
         return any(c in answer for c in _CONSENT_ZH) and not _DENY_ZH.match(answer.strip())
     key = normalise(answer)
@@ -111,7 +141,9 @@ def is_refusal(answer: str) -> bool:
     key = normalise(answer)
     return bool(re.search(r"\b(?:specific|which|name the|especifi|concret|precis|konkret|"
                           r"welche)\w*\b.*\b(?:test|exam|prueba|exploraci|examen|untersuch)",
-                          key)) or ("具体" in answer and "检查" in answer)
+                          key)) or ("具体" in answer and "检查" in answer) or bool(re.search(
+        r"कौन-से|कौन से|कौनसे|کدام|구체적", light(answer)) and re.search(
+        r"टेस्ट|जांच|آزمایش|معاینه|검사|진찰", light(answer)))
 
 
 def says_unknown_test(answer: str) -> bool:
@@ -119,45 +151,18 @@ def says_unknown_test(answer: str) -> bool:
     return stock_meaning(answer) == "unknown_test" or bool(re.search(
         r"\b(?:not a test i know|don t know (?:a|any|the|that) test|unknown test|"
         r"no conozco|ne connais pas|kenne ich nicht|kenne keine)\b", normalise(answer))) \
-        or "不认识" in answer or "没有这项检查" in answer
+        or "不认识" in answer or "没有这项检查" in answer or bool(re.search(
+            r"कोई टेस्ट मुझे नहीं पता|نمی شناسم|검사는 모르겠", light(answer)))
 
 
 def says_normal(text: str) -> bool:
     """True if a result line says the finding is normal (any supported language)."""
     if is_cjk(text) and any(n in text for n in _NORMAL_ZH):
         return True
+    if script_of(text) in ("devanagari", "arabic", "hangul") and _NORMAL_SOFT.search(light(text)):
+        return True
     return bool(_NORMAL.search(normalise(text)))
 
 
-# -- language --------------------------------------------------------------------------------
-_FUNCTION_WORDS = {
-    "en": set("i my me the a an and is it was have has had of to in with not no yes you "
-              "been this that for on at my i m i ve don t it s".split()),
-    "es": set("el la los las un una y es no si de que en con mi me por para lo se del al "
-              "muy tengo tiene he ha pero como mas".split()),
-    "fr": set("le la les un une et est je j ai pas de du des en avec mon ma mes ne que "
-              "il elle c ce qui sur pour tres depuis".split()),
-    "de": set("der die das ein eine und ist ich nicht mit mein meine hat habe haben von zu "
-              "es sie er auf den dem auch kein keine seit".split()),
-}
-_LETTERS = {"es": "ñ¿¡", "fr": "çœèêàùâîô", "de": "äöüß"}
-
-
-def language_of(text: str) -> str | None:
-    """The language an answer is written in (en, es, fr, de, zh), or None if unclear."""
-    if is_cjk(text):
-        cjk = sum(1 for c in text if is_cjk(c))
-        letters = sum(1 for c in text if c.isalpha())
-        return "zh" if cjk * 2 >= letters else None
-    words = normalise(text).split()
-    if len(words) < 3:
-        return None
-    low = text.lower()
-    scores = {lang: sum(w in fw for w in words) for lang, fw in _FUNCTION_WORDS.items()}
-    for lang, marks in _LETTERS.items():
-        scores[lang] += 2 * sum(low.count(c) for c in marks)
-    best = max(scores, key=lambda k: scores[k])
-    ranked = sorted(scores.values(), reverse=True)
-    if ranked[0] < 2 or ranked[0] == ranked[1]:
-        return None
-    return best
+# -- language: `core.language` (the importers read case files with it too) -------------------
+language_of = detect_language

@@ -34,18 +34,23 @@ _IMPORTERS: dict[str, Callable[[Path], ImportResult]] = {
 }
 
 
-def import_file(fmt: str, path: Path) -> ImportResult:
-    """Import one file in a peer format; InputError on an unknown format or bad input."""
+def import_file(fmt: str, path: Path, language: str | None = None) -> ImportResult:
+    """Import one file in a peer format; InputError on an unknown format or bad input.
+    `language` (AgentClinic files only) is the cases' language; without it each case's is
+    read from its text."""
     importer = _IMPORTERS.get(fmt)
     if importer is None:
         raise InputError(f"unknown format '{fmt}' (formats: {', '.join(FORMATS)})",
                          field="format")
+    if language is not None and fmt != "agentclinic":
+        raise InputError(f"--language is for agentclinic files; {fmt} files say their own",
+                         field="--language")
     path = Path(path)
     if path.is_dir():
         raise InputError("is a folder; give one file", path=str(path))
     if not path.is_file():
         raise InputError("no such file", path=str(path))
-    return importer(path)
+    return import_agentclinic(path, language) if fmt == "agentclinic" else importer(path)
 
 
 __all__ = ["FORMATS", "ImportResult", "import_file"]

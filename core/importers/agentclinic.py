@@ -20,6 +20,7 @@ from typing import Any
 from core.case import Case, Demographics, HistoryItem, Item, Symptom
 from core.errors import InputError
 from core.importers.agentclinic_keys import actor_key_role, key_role
+from core.language import case_language
 from core.importers.base import (
     ImportResult,
     build_case,
@@ -243,8 +244,10 @@ def _split_actor(osce: dict[str, Any], roles: dict[str, str], path: Path, line: 
     return actor
 
 
-def case_from_osce(osce: Any, path: Path, line: int, warnings: list[str]) -> Case:
-    """One Case from the value of an `OSCE_Examination` key."""
+def case_from_osce(osce: Any, path: Path, line: int, warnings: list[str],
+                   language: str | None = None) -> Case:
+    """One Case from the value of an `OSCE_Examination` key, in `language` (None: read from
+    its text, `core.language`)."""
     if not isinstance(osce, dict):
         raise InputError("expected an object", path=str(path), line=line,
                          field="OSCE_Examination")
@@ -269,7 +272,7 @@ def case_from_osce(osce: Any, path: Path, line: int, warnings: list[str]) -> Cas
     data = {
         "id": safe_id("agentclinic", path.stem, line),
         "title": _title(patient, path, line),
-        "language": "en",
+        "language": language or _language(objective, actor, diagnosis, path, line, warnings),
         "specialty": "general",
         "source": "agentclinic",
         "licence": "MIT",
@@ -286,6 +289,26 @@ def case_from_osce(osce: Any, path: Path, line: int, warnings: list[str]) -> Cas
     return build_case(data, path, line)
 
 
+def _language(objective: str, actor: dict[str, Any], diagnosis: str, path: Path, line: int,
+              warnings: list[str]) -> str:
+    """The language of a case's text; English, with a warning, when the text does not tell
+    (AgentClinic-Lang publishes the same cases in seven languages)."""
+    found = case_language([objective, diagnosis, *_leaves(actor)])
+    if found is None:
+        warnings.append(f"{where(path, line)}: the case's language is unclear; read as English "
+                        "(give --language to say)")
+    return found or "en"
+
+
+def _leaves(value: Any) -> list[str]:
+    """The texts of a record, without its (English) keys."""
+    if isinstance(value, dict):
+        return [t for v in value.values() for t in _leaves(v)]
+    if isinstance(value, list):
+        return [t for v in value for t in _leaves(v)]
+    return [str(value)] if isinstance(value, str | int | float) else []
+
+
 def _osce_of(record: dict[str, Any], path: Path, line: int,
              warnings: list[str]) -> Any:
     """The OSCE dict of a line: under `OSCE_Examination` (any spelling) or the line itself."""
@@ -299,12 +322,13 @@ def _osce_of(record: dict[str, Any], path: Path, line: int,
     raise InputError("missing", path=str(path), line=line, field="OSCE_Examination")
 
 
-def import_agentclinic(path: Path) -> ImportResult:
-    """Import an AgentClinic OSCE JSONL file (one case per non-blank line)."""
+def import_agentclinic(path: Path, language: str | None = None) -> ImportResult:
+    """Import an AgentClinic OSCE JSONL file (one case per non-blank line), each case in its
+    own language (detected) or in `language`."""
     result = ImportResult()
     for line, record in load_records(path):
         case = case_from_osce(_osce_of(record, path, line, result.warnings), path, line,
-                              result.warnings)
+                              result.warnings, language)
         if warning := leak_warning(case, path, line):
             result.warnings.append(warning)
         result.cases.append(case)

@@ -62,6 +62,10 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("metric-one-step-doctor/v1", metric_texts.ONE_STEP_DOCTOR),
         Prompt("fidelity-grader-patient/v1", fidelity_texts.GRADER_PATIENT),
         Prompt("fidelity-grader-examiner/v1", fidelity_texts.GRADER_EXAMINER),
+        Prompt("language/v1", texts.LANGUAGE),
+        Prompt("language-moderator/v1", texts.LANGUAGE_MODERATOR),
+        Prompt("language-lines/v1", texts.LANGUAGE_LINES),
+        Prompt("translator/v1", texts.TRANSLATOR),
     )
 }
 # The bias paragraphs (`bias_texts`, added to a model agent's instructions by
@@ -86,10 +90,12 @@ REPORT_RUBRIC = metric_texts.REPORT_RUBRIC
 # Which prompts each role uses when played by a model (the current versions).
 ROLE_PROMPTS: dict[str, tuple[str, ...]] = {
     "doctor": ("doctor/v1", "doctor-last-turn/v1", "report/v1", "doctor-images-on-request/v1",
-               "doctor-images-upfront/v1", "doctor-images-given/v1"),
-    "patient": ("patient/v2",),
-    "examiner": ("examiner/v2", "examiner-request/v1"),
-    "moderator": ("moderator/v1", "moderator-question/v1"),
+               "doctor-images-upfront/v1", "doctor-images-given/v1", "language/v1",
+               "language-lines/v1"),
+    "patient": ("patient/v2", "language/v1", "language-lines/v1"),
+    "examiner": ("examiner/v2", "examiner-request/v1", "language/v1", "language-lines/v1"),
+    "moderator": ("moderator/v1", "moderator-question/v1", "language-moderator/v1",
+                  "language-lines/v1"),
 }
 
 # (role, agent kind) → the module whose `tables()` decides a model-free agent's behaviour.
@@ -102,9 +108,12 @@ OFFLINE_AGENTS: dict[tuple[str, str], str] = {
     ("patient-bias", "retrieval"): "core.agents.biased_patient",
 }
 
-LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German",
-                  "zh": "Chinese (Simplified)", "zh-Hans": "Chinese (Simplified)",
-                  "it": "Italian", "pt": "Portuguese", "ja": "Japanese", "ko": "Korean"}
+# tag → (English name, own name, instruction in the language), from `texts.LANGUAGE_LINES`.
+LANGUAGES: dict[str, tuple[str, str, str]] = {
+    line.split("|")[0]: tuple(line.split("|")[1:4])  # type: ignore[misc]
+    for line in texts.LANGUAGE_LINES.splitlines()}
+LANGUAGE_NAMES = {"zh": "Chinese (Simplified)", "it": "Italian", "pt": "Portuguese",
+                  "ja": "Japanese", **{tag: names[0] for tag, names in LANGUAGES.items()}}
 
 
 def get(prompt_id: str) -> Prompt:
@@ -115,6 +124,29 @@ def get(prompt_id: str) -> Prompt:
 def language_name(tag: str) -> str:
     """English name of a BCP-47 tag, for prompts; the tag itself when unknown."""
     return LANGUAGE_NAMES.get(tag) or LANGUAGE_NAMES.get(tag.split("-")[0]) or tag
+
+
+def language_names(tag: str) -> tuple[str, str]:
+    """(English name, own name) of a language tag."""
+    name, endonym, _ = _language(tag)
+    return name, endonym
+
+
+def _language(tag: str) -> tuple[str, str, str]:
+    found = LANGUAGES.get(tag) or LANGUAGES.get(tag.split("-")[0]) or (
+        LANGUAGES["zh-Hans"] if tag.split("-")[0] == "zh" else None)
+    name = language_name(tag)
+    return found or (name, name, f"Answer in {name}.")
+
+
+def with_language(system: str, tag: str, moderator: bool = False) -> str:
+    """A role's system prompt with the case's language line (`language/v1`, or
+    `language-moderator/v1`) put before its closing prompt id line."""
+    name, endonym, instruction = _language(tag)
+    line = PROMPTS["language-moderator/v1" if moderator else "language/v1"].format(
+        language_name=name, endonym=endonym, instruction=instruction)
+    head, sep, tail = system.rpartition("\nPrompt id:")
+    return f"{head}\n{line}{sep}{tail}" if sep else f"{system}\n{line}"
 
 
 def _jsonable(value: Any) -> Any:

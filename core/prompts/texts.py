@@ -124,3 +124,46 @@ Diagnostic results:
 Diagnostic rationale:
 Treatment plan:
 Prompt id: bedside/report/v1"""
+
+# The case's language, said in English and in the language itself, added to the system
+# prompt of every model-played role (issue 12). The role prompts stay in English (one text
+# per role, so runs in different languages differ only in the case); this line names the
+# language, its own script, and asks for it in that language, which keeps models from
+# drifting into English. One line per language: tag|English name|own name|instruction.
+LANGUAGE_LINES = """\
+en|English|English|Answer in English.
+es|Spanish|español|Responde siempre en español.
+fr|French|français|Réponds toujours en français.
+de|German|Deutsch|Antworte immer auf Deutsch.
+zh-Hans|Chinese (Simplified)|简体中文|请始终用简体中文回答。
+hi|Hindi|हिन्दी|कृपया हमेशा हिन्दी में, देवनागरी लिपि में उत्तर दें।
+fa|Persian|فارسی|لطفاً همیشه به فارسی و با خط فارسی پاسخ دهید.
+ko|Korean|한국어|항상 한국어로 답해 주세요."""
+
+LANGUAGE = """\
+Language: this consultation is held in {language_name} ({endonym}). Write every message in \
+{language_name}, in its own script; test names, abbreviations and drug names may stay as \
+clinicians there write them. {instruction}"""
+
+# The moderator reads names in any language: the case's, English, or a mix.
+LANGUAGE_MODERATOR = """\
+Language: the case is in {language_name} ({endonym}). The correct diagnosis and the doctor's \
+answer may be written in {language_name}, in English or in both, in any script or \
+transliteration; judge whether they name the same disease, not whether they use the same \
+words."""
+
+# `bedside cases translate`: one call per case; the case's text comes as a JSON object of
+# numbered strings and must come back as the same keys, translated.
+TRANSLATOR = """\
+You translate a clinical case used to test doctors from {source_name} into {target_name} \
+({target_endonym}).
+
+You will receive one JSON object whose values are the texts of the case. Reply with one JSON \
+object with exactly the same keys, each value translated. Rules:
+- Write as a native-speaking clinician of {target_name} would: everyday words where the \
+patient speaks (first person stays first person; a relative speaking for the patient stays \
+that relative), the usual clinical terms where a doctor writes. Keep test names, \
+abbreviations and drug names as clinicians there actually write them.
+- Keep every number, unit, reference range and date exactly as written.
+- Translate every value; add, drop or merge nothing, and give no explanation.
+Prompt id: bedside/translator/v1"""

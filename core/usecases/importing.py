@@ -34,14 +34,15 @@ class ImportOutcome(BaseModel):
                                 "noticed but could still import.")
 
 
-def read_peer_file(fmt: str, path: Path) -> ImportResult:
+def read_peer_file(fmt: str, path: Path, language: str | None = None) -> ImportResult:
     """Read and check a peer benchmark's file whole (format `fmt`, see `core.importers`);
-    a bad file is an InputError naming file, line and field."""
+    a bad file is an InputError naming file, line and field. `language`: the cases'
+    language tag (AgentClinic files), else read from each case's text."""
     if not path.is_file():
         raise InputError("no such file", path=str(path))
     from core.importers import import_file
 
-    return import_file(fmt, path)
+    return import_file(fmt, path, language)
 
 
 def import_peer_file(store: RunsStore, fmt: str, path: Path) -> ImportOutcome:

@@ -29,7 +29,7 @@ def _add_db(p: argparse.ArgumentParser, *, top: bool = False) -> None:
 def _cases_parser(sub: argparse._SubParsersAction) -> None:
     from tui.cli import cases as cmd_cases
 
-    cases = sub.add_parser("cases", help="list, validate and import cases")
+    cases = sub.add_parser("cases", help="list, validate, import, show and translate cases")
     csub = cases.add_subparsers(dest="cases_command", required=True, metavar="ACTION")
     p = csub.add_parser("list", help="list the bundled library and imported cases")
     p.add_argument("--json", action="store_true", help="print JSON")
@@ -45,6 +45,9 @@ def _cases_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fetch-images", action="store_true",
                    help="then fetch the imported cases' image URLs into the local image "
                    "cache (as `cases fetch-images`)")
+    p.add_argument("--language", metavar="LANG", default=None,
+                   help="the cases' language (agentclinic files; default: read from each "
+                   "case's text)")
     _add_db(p)
     p.set_defaults(func=cmd_cases.import_cases)
     p = csub.add_parser("fetch-images", help="fetch case images given by URL (NEJM imports) "
@@ -61,6 +64,9 @@ def _cases_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("case_id")
     _add_db(p)
     p.set_defaults(func=cmd_cases.show)
+    from tui.cli import cases_translate
+
+    cases_translate.register(csub, _add_db)
 
 
 def build_parser() -> argparse.ArgumentParser:

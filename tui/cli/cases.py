@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from core.caseio import bundled_cases_dir, dump_case, iter_case_files, load_bundled_cases
-from core.case import Case
+from core.case import BCP47, Case
 from core.errors import InputError, NotFoundError
 
 TITLE_COLUMNS = 60  # widest title column of `cases list` (longer titles are cut with '…')
+REVIEW_MARK = "[MT review]"  # before the title of a machine translation not yet reviewed
 
 
 def _library(db_path: str | None) -> list[Case]:
@@ -70,16 +71,25 @@ def list_cases(args: argparse.Namespace) -> int:
     """
     cases = _library(args.db)
     rows = [{"id": c.id, "title": c.title, "specialty": c.specialty, "language": c.language,
-             "source": c.source, "placeholder": c.placeholder} for c in cases]
+             "source": c.source, "placeholder": c.placeholder,
+             "translated_from": c.translated_from, "machine_translated": c.machine_translated,
+             "needs_review": c.needs_review} for c in cases]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
         return 0
+    for r in rows:  # a machine translation nobody has corrected yet says so in its title
+        if r["needs_review"]:
+            r["title"] = f"{REVIEW_MARK} {r['title']}"
     real = [r for r in rows if not r["placeholder"]]
     stand_ins = [r for r in rows if r["placeholder"]]
     if real:
         print("\n".join(_table(real)))
     print(f"\n{len(real)} cases, {len({r['specialty'] for r in real})} specialties, "
           f"{len({r['language'] for r in real})} languages")
+    review = [r["id"] for r in real if r["needs_review"]]
+    if review:
+        print(f"{REVIEW_MARK} machine-translated, needs review by a native-speaking clinician: "
+              f"{', '.join(review)}")
     if stand_ins:
         print(f"\n{len(stand_ins)} placeholder cases (stand-ins for imported transcripts whose "
               "case record was not imported; never run, not scored):")
@@ -134,7 +144,11 @@ def import_cases(args: argparse.Namespace) -> int:
     from db.store import open_store
 
     path = Path(args.path)
-    result = read_peer_file(args.format, path)  # a bad file: nothing opened or written
+    language = getattr(args, "language", None)
+    if language is not None and not BCP47.match(language):
+        raise InputError(f"'{language}' is not a language tag (e.g. hi, fa, ko, zh-Hans)",
+                         field="--language")
+    result = read_peer_file(args.format, path, language)  # bad file: nothing written
     done = store_import(open_store(args.db), result, args.format)
     for w in done.warnings:
         print(f"warning: {w}", file=sys.stderr)

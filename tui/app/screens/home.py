@@ -12,7 +12,7 @@ load after the first paint).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -23,6 +23,7 @@ from textual.widgets import (DataTable, Header, Input, Select, Static, TabbedCon
                              TabPane)
 
 from tui.app.screens.base import BedsideScreen
+from tui.app.widgets.bidi import display_line
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import literal
 from tui.app.widgets.tables import fill, selected_key
@@ -77,6 +78,13 @@ def _percent(value: float | None) -> str:
 def _interval(low: float | None, high: float | None) -> str:
     return "—" if low is None or high is None else f"{low:.0%}–{high:.0%}"
 
+
+
+def shown_title(case: Any) -> str:
+    """A case's title as the list shows it: marked while a machine translation awaits
+    review, right-to-left titles in visual order (display only)."""
+    mark = "[MT review] " if getattr(case, "needs_review", False) else ""
+    return display_line(mark + case.title)
 
 class HomeScreen(BedsideScreen):
     """Tabs: Cases, Consultations, Runs, Studies, Baseline."""
@@ -237,8 +245,8 @@ class HomeScreen(BedsideScreen):
         self._cases_wide = wide
         fill(self.query_one("#cases-table", DataTable),
              ("ID", "Specialty", "Lang", "Source", "Title") if wide else ("ID", "Lang", "Title"),
-             ((c.id, (c.id, c.specialty, c.language, c.source, c.title) if wide
-               else (c.id, c.language, c.title)) for c in self.shown_cases))
+             ((c.id, (c.id, c.specialty, c.language, c.source, shown_title(c)) if wide
+               else (c.id, c.language, shown_title(c))) for c in self.shown_cases))
 
     def on_resize(self) -> None:
         """Crossing WIDE columns changes the case table's columns."""

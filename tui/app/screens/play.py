@@ -31,9 +31,10 @@ from tui.app.screens.base import BedsideScreen
 from tui.app.screens.forms import DiagnosisForm, DiagnosisScreen, PlaySetup
 from tui.app.screens.images import ImagesScreen
 from tui.app.widgets.case_image import CaseImageView, load_renderer
+from tui.app.widgets.bidi import display_line, literal_block
 from tui.app.widgets.confirm import ConfirmScreen
 from tui.app.widgets.footer import KeyFooter
-from tui.app.widgets.literal import literal, sanitize
+from tui.app.widgets.literal import sanitize
 from tui.app.widgets.test_completion import TestOrderInput
 from tui.app.widgets.transcript_view import Outcome, TranscriptView, render_outcome
 
@@ -143,7 +144,7 @@ class PlayScreen(SessionScreen):
         """Status line, objective, transcript, inputs, footer."""
         yield Header()
         yield Static(id="play-status")
-        yield Static(literal(self.case.objective), id="play-objective")
+        yield Static(literal_block(self.case.objective), id="play-objective")
         yield Horizontal(id="play-images")
         yield TranscriptView(id="play-transcript")
         with Horizontal(id="play-inputs"):
@@ -180,7 +181,7 @@ class PlayScreen(SessionScreen):
             return
         elapsed = int(self.bedside.clock() - self.started)
         case = "hidden until the end" if self.hidden and not self.finished else \
-            f"{self.case.id} — {self.case.title}"
+            f"{self.case.id} — {display_line(self.case.title)}"
         left = self.setup.budget - self.turns_used
         line = Text()
         line.append(f"Turn {self.turns_used}/{self.setup.budget}", style="bold")

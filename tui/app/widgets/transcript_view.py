@@ -17,6 +17,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from core.transcript import Turn
+from tui.app.widgets.bidi import display_line, literal_block
 from tui.app.widgets.literal import literal, sanitize
 
 ROLE_LABELS = {"doctor": "Doctor", "patient": "Patient", "examiner": "Examiner",
@@ -67,7 +68,8 @@ def result_table(content: str) -> Table | None:
     table.add_column("Result", ratio=2, overflow="fold")
     for name, value in rows:
         # A panel heading (no value of its own) stands out from the analytes under it.
-        table.add_row(literal(name, "bold") if not value else literal(name), literal(value))
+        table.add_row(literal_block(name, "bold") if not value else literal_block(name),
+                      literal_block(value))
     return table
 
 
@@ -85,7 +87,7 @@ def turn_header(turn: Turn) -> Text:
     if turn.latency_ms is not None:
         bits.append(f"{turn.latency_ms / 1000:.1f} s")
     if bits:
-        head.append(sanitize("  " + " · ".join(bits)), style="dim")
+        head.append(display_line(sanitize("  " + " · ".join(bits))), style="dim")
     return head
 
 
@@ -94,7 +96,7 @@ def render_turn(turn: Turn) -> RenderableType:
     body: RenderableType | None = None
     if str(turn.role) == "examiner" and turn.kind in ("result", "message", "answer"):
         body = result_table(turn.content)
-    return Group(turn_header(turn), body if body is not None else literal(turn.content))
+    return Group(turn_header(turn), body if body is not None else literal_block(turn.content))
 
 
 #: Why a consultation ended, in words (the stored reason follows in brackets).
@@ -145,10 +147,10 @@ def render_outcome(o: Outcome) -> Text:
     if o.error and o.error != o.end_reason:
         out.append("  (" + sanitize(o.error) + ")", style="italic")
     out.append("\nDiagnosis: ", style="bold")
-    out.append(sanitize(o.diagnosis) or "none given")
+    out.append(display_line(sanitize(o.diagnosis)) or "none given")
     if o.truth:
         out.append("\nTruth: ", style="bold")
-        out.append(sanitize(o.truth))
+        out.append(display_line(sanitize(o.truth)))
     out.append("\nVerdict: ", style="bold")
     text, style = verdict_words(o)
     out.append(text, style=style)
@@ -157,7 +159,7 @@ def render_outcome(o: Outcome) -> Text:
                          ("Rationale", o.rationale), ("Treatment plan", o.treatment)):
         if value and value.strip():
             out.append(f"\n{label}: ", style="bold")
-            out.append(sanitize(value.strip()))
+            out.append(display_line(sanitize(value.strip())))
     return out
 
 
@@ -243,7 +245,7 @@ class TranscriptView(VerticalScroll):
             self.mount(self._streaming)
         self._stream_text = text
         head = literal(ROLE_LABELS.get(role, role) + " …", style=ROLE_STYLES.get(role, "bold"))
-        self._streaming.update(Group(head, literal(text)))
+        self._streaming.update(Group(head, literal_block(text)))
         if follow:
             self.call_after_refresh(self.scroll_end, animate=False)
 
