@@ -29,6 +29,8 @@ from typing import Any
 
 from core.config import ConsultationConfig, check_value, parse_agent
 from core.consultation_state import agent_label
+from core.doctortools import TOOLS, ToolChoice, check_doctor, choose
+from core.doctortools import label as tools_label
 from core.errors import InputError
 
 Params = dict[str, Any]  # model parameters for agent strings (api_base, temperature, ...)
@@ -126,6 +128,25 @@ def _read_max_turns(described: Described) -> str:
     return str(described.get("max_turns", 20))
 
 
+def _doctor_tools(text: str, params: Params) -> Any:
+    return choose(text)
+
+
+def _apply_tools(config: ConsultationConfig, value: ToolChoice) -> ConsultationConfig:
+    """The doctor tools make the consultation the `tools` solver's (core.doctortools says
+    what composes with what; a combination that makes no sense is refused here)."""
+    if not value.tools:
+        return config
+    check_doctor(value.tools, config.doctor.kind, config.solver)
+    return config.model_copy(update={"solver": "tools", "solver_options": value.options()})
+
+
+def _read_tools(described: Described) -> str:
+    if described.get("solver") != "tools":
+        return "none"
+    return tools_label(list((described.get("solver_options") or {}).get("tools") or []))
+
+
 _MODEL = " or a model string"
 FACTORS: dict[str, Factor] = {f.name: f for f in (
     Factor("doctor", "AGENT", "scripted (default), a model string, or replay:FILE (a replay "
@@ -143,6 +164,10 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
            _read_moderators, combine="+,", choices=("exact",)),
     Factor("max_turns", "N", "doctor turn budget, 1 to 200 (default 20)", "20",
            _max_turns, _set("max_turns"), _read_max_turns),
+    Factor("doctor_tool", "TOOLS", "none (default) or doctor tools, several together "
+           f"joined with '+': {', '.join(TOOLS)} (see the README's Doctor tools)", "none",
+           _doctor_tools, _apply_tools, _read_tools, combine="+",
+           choices=("none", *TOOLS)),
 )}
 # Keys `bedside results --by` takes besides the factors: the doctor as shown (one-step rows
 # tagged) and the case's labels.

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from core import prompts
 from core.agents.base import DeltaFn, DoctorState, Reply
+from core.agents.doctor_history import dialogue
 from core.agents.moderator import parse_yes_no
 from core.agents.retrieval_examiner import is_vague
 from core.agents.templates import phrase
@@ -45,15 +46,11 @@ class LLMDoctor:
         self.spec, self.client, self.label = spec, client, spec.display()
 
     def messages(self, turns: list[Turn], last: bool) -> Messages:
-        """The dialogue from the doctor's side."""
+        """The dialogue from the doctor's side (its tools' turns included,
+        `core.agents.doctor_history`)."""
         msgs: Messages = [{"role": "system", "content": self.system},
-                          {"role": "user", "content": "The patient is here. Begin."}]
-        for t in turns:
-            if t.role == Role.DOCTOR:
-                msgs.append({"role": "assistant", "content": t.content})
-            elif t.role in (Role.PATIENT, Role.EXAMINER):
-                who = "Patient" if t.role == Role.PATIENT else "Examiner"
-                msgs.append({"role": "user", "content": f"{who}: {t.content}"})
+                          {"role": "user", "content": "The patient is here. Begin."},
+                          *dialogue(turns)]
         if last:
             msgs.append({"role": "user", "content": prompts.get("doctor-last-turn/v1").text})
         return msgs
