@@ -140,10 +140,13 @@ def test_a_resumed_notebook_continues_from_the_last_version_in_case_order() -> N
     state = RunState()
     versions = [NotebookVersion(consultation_id=f"c{i}", case_id=case, config_key="k",
                                 status="finished", text=f"after {case}", version=n)
-                for i, (case, n) in enumerate([("b", 2), ("a", 1)])]
-    notebook.seed(state, versions, ["a", "b", "c"])
-    assert notebook.current(state, "k") == notebook.Page("after b", 2, "c0", "b")
-    assert notebook.current(state, "other") == notebook.Page()
+                for i, (case, n) in enumerate([("c", 2), ("a", 1)])]
+    notebook.seed(state, versions, ["a", "b", "c", "d"])  # b failed; c, a finished
+    assert notebook.current(state, "k", "d") == notebook.Page("after c", 2, "c0", "c")
+    # b, redone after c (--retry-failed), reads what the case before it wrote.
+    assert notebook.current(state, "k", "b") == notebook.Page("after a", 1, "c1", "a")
+    assert notebook.current(state, "k", "a") == notebook.Page()
+    assert notebook.current(state, "other", "d") == notebook.Page()
 
 
 def test_a_web_search_that_fails_is_recorded_and_the_search_goes_on() -> None:
@@ -194,3 +197,7 @@ def test_tool_turns_are_labelled_apart_in_the_transcript_and_the_export(
     tools = [t for t in record["turns"] if t["role"] == "tool"]
     assert [t["kind"] for t in tools] == ["search", "search_result"]
     assert tools[1]["tool"]["passages"][0]["source"].endswith("stemi.md")
+    main(["transcripts", "export", "--format", "md", "--db", db])
+    markdown = capsys.readouterr().out
+    assert f"**Doctor's tool**, turn {tools[1]['doctor_turn']} (search result)" in markdown
+    assert "stemi.md" in markdown

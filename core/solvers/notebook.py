@@ -5,9 +5,11 @@ The solver that keeps one is `sequential` (the batch plays the configuration's c
 after another, in case order), so each consultation reads the version the one before it
 wrote. Each version is a `notebook_write` turn (role `tool`) of the consultation that wrote
 it, committed with the turn; what a consultation read is its `notebook_read` turn. The
-current page lives in the run's `RunState`; a resumed run seeds it (`seed`) from the last
-version written by a finished or failed consultation of the run, so an attempt a kill cut
-short (superseded when redone) never counts, and the versions go on in case order.
+pages live in the run's `RunState`, by case position: a consultation reads the version the
+last case before it wrote. A resumed run seeds them (`seed`) from the versions written by
+finished or failed consultations of the run, so an attempt a kill cut short (superseded
+when redone) never counts, and the versions go on in case order (a failed case redone with
+`--retry-failed` after later ones still reads the version of the case before it).
 
 A model doctor rewrites its notebook itself (one call, the doctor's dialogue and our
 request; the reply is cut to the limit, and the cut recorded). The scripted doctor keeps,
@@ -48,36 +50,61 @@ class Page:
 
 
 def key(config_key: str) -> str:
-    """The RunState key of one configuration's notebook."""
+    """The RunState key of one configuration's notebook: its pages by case position."""
     return f"notebook:{config_key}"
 
 
-def current(state: RunState, config_key: str) -> Page:
-    """The configuration's notebook now (an empty page before the first write)."""
-    page = state.get(key(config_key))
-    return page if isinstance(page, Page) else Page()
+_ORDER = "notebook:case-order"  # case id → its position in the run
+
+
+def set_case_order(state: RunState, case_ids: list[str]) -> None:
+    """The run's cases in order, so a consultation reads the version written by the last
+    case before its own (also when a failed case is redone after later ones)."""
+    state.put(_ORDER, {case_id: i for i, case_id in enumerate(case_ids)})
+
+
+def _pages(state: RunState, config_key: str) -> dict[int, Page]:
+    pages = state.get(key(config_key))
+    if not isinstance(pages, dict):
+        pages = {}
+        state.put(key(config_key), pages)
+    return pages
+
+
+def _position(state: RunState, case_id: str | None) -> int | None:
+    order = state.get(_ORDER) or {}
+    return order.get(case_id) if case_id is not None else None
+
+
+def current(state: RunState, config_key: str, case_id: str | None = None) -> Page:
+    """The notebook as `case_id` finds it: the version the last case before it (in the
+    run's case order) wrote; without a known order, the last version written. An empty
+    page before the first write."""
+    pages = _pages(state, config_key)
+    before = _position(state, case_id)
+    eligible = [k for k in pages if before is None or k < before]
+    return pages[max(eligible)] if eligible else Page()
+
+
+def _keep(state: RunState, config_key: str, page: Page) -> None:
+    pages = _pages(state, config_key)
+    at = _position(state, page.case_id)
+    pages[at if at is not None else max(pages, default=-1) + 1] = page
 
 
 def seed(state: RunState, versions: list[NotebookVersion],
          case_order: list[str]) -> None:
-    """Continue each configuration's notebook from the versions a run stored: the last one
-    in case order (a resumed run's finished and failed consultations form the start of the
-    order, the cases still to play come after them)."""
-    position = {case_id: i for i, case_id in enumerate(case_order)}
-    by_key: dict[str, list[NotebookVersion]] = {}
+    """Continue each configuration's notebook from the versions a run stored (those of
+    its finished and failed consultations), each at its case's place in the order."""
+    set_case_order(state, case_order)
     for v in versions:
-        by_key.setdefault(v.config_key, []).append(v)
-    for config_key, found in by_key.items():
-        found.sort(key=lambda v: position.get(v.case_id, len(position)))
-        last = found[-1]
-        state.put(key(config_key), Page(text=last.text, version=last.version or len(found),
-                                        written_by=last.consultation_id,
-                                        case_id=last.case_id))
+        _keep(state, v.config_key, Page(text=v.text, version=v.version or 0,
+                                        written_by=v.consultation_id, case_id=v.case_id))
 
 
 def read(ctx: SolverContext) -> Page:
     """Read the notebook at the start of the consultation (a `notebook_read` turn)."""
-    page = current(ctx.run_state, ctx.config.config_key())
+    page = current(ctx.run_state, ctx.config.config_key(), ctx.case.id)
     meta = {"version": page.version, "written_by": page.written_by,
             "written_for_case": page.case_id, "chars": len(page.text)}
     ctx.add_turn(Turn(index=len(ctx.turns), role=Role.TOOL, kind="notebook_read",
@@ -125,5 +152,5 @@ async def write(ctx: SolverContext, cast: Cast, page: Page, solution: Solution) 
     ctx.reply_turn(index, Role.TOOL, reply, kind="notebook_write", started=started, meta=meta)
     new = Page(text=reply.text, version=page.version + 1, written_by=ctx.cid,
                case_id=ctx.case.id)
-    ctx.run_state.put(key(ctx.config.config_key()), new)
+    _keep(ctx.run_state, ctx.config.config_key(), new)
     return new

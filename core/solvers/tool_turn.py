@@ -125,6 +125,8 @@ class ToolTurns:
             final = reply if first is None else Reply(text=message, model=reply.model,
                                                       report=reply.report, meta=reply.meta)
             final.text = message  # without the reasoning (the patient never hears it)
+            if self.cot:  # how the reply was split, to count format slips
+                final.meta = {**final.meta, "reasoning_format": how}
             return await commit_turn(ctx, cast, dt, final, first or started, solution)
 
     # -- steps -----------------------------------------------------------------------------

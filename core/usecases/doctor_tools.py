@@ -36,5 +36,6 @@ def run_state(store: RunsStore, run_id: str, configs: list[ConsultationConfig],
         return state
     attach_corpus(state, store)
     if any("notebook" in _tools(c) for c in configs):
+        # (a new run has no version yet: this gives the pages their case order)
         notebook.seed(state, store.notebook_versions(run_id), case_ids)
     return state
