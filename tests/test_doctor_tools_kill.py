@@ -30,12 +30,16 @@ def _notebook(body: dict[str, Any], n: int) -> str:
 
 
 def _wait_mid_run(proc: Any, db: Path) -> None:
-    """Until a consultation finished, the next is running and one is still to come."""
+    """Until a consultation finished, the next is running (it has read the notebook and
+    taken a turn) and one is still to come."""
     deadline = time.monotonic() + WAIT
     while time.monotonic() < deadline:
         assert proc.poll() is None, proc.communicate()
         counts = dict(_query(db, "SELECT status, count(*) FROM consultations GROUP BY 1"))
-        if 1 <= counts.get("finished", 0) <= CASES - 2 and counts.get("running", 0) == 1:
+        running = _query(db, "SELECT count(*) FROM turns t JOIN consultations c ON c.id ="
+                             " t.consultation_id WHERE c.status = 'running'")
+        if 1 <= counts.get("finished", 0) <= CASES - 2 and counts.get("running", 0) == 1 \
+                and running and running[0][0] >= 2:
             return
         time.sleep(0.05)
     raise AssertionError("the run never reached the middle")

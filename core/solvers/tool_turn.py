@@ -119,7 +119,8 @@ class ToolTurns:
             if is_diagnosis and self.searcher and self.doctor is None and not self.searched:
                 # The scripted doctor looks up its leading hypothesis before committing.
                 diagnosis = parse_doctor_message(message).diagnosis or ""
-                await self._search(ctx, dt, None, diagnosis, started,
+                await self._search(ctx, dt, Reply(text=diagnosis, model=reply.model),
+                                   diagnosis, started,
                                    {"by": "scripted doctor: its leading hypothesis"})
                 started = (utc_now(), time.perf_counter())
             final = reply if first is None else Reply(text=message, model=reply.model,
