@@ -30,6 +30,8 @@ from typing import Any
 from core.biases import BIASES, NONE, parse_biases
 from core.config import ConsultationConfig, check_value, parse_agent
 from core.consultation_state import agent_label
+from core.doctortools import TOOLS, ToolChoice, check_doctor, choose
+from core.doctortools import label as tools_label
 from core.errors import InputError
 
 Params = dict[str, Any]  # model parameters for agent strings (api_base, temperature, ...)
@@ -164,6 +166,8 @@ def _bias_factor(role: str) -> Factor:
                   f"{', '.join(known)}; several at once joined with '+'", NONE,
                   _bias(role), _set_bias(role), _read_bias(role), combine="+",
                   choices=(NONE, *known))
+
+
 def _images(text: str, params: Params) -> str:
     from core.images import IMAGE_MODES
 
@@ -180,6 +184,25 @@ def _read_images(described: Described) -> str:
     if not described.get("case_images"):
         return "none"
     return str(described.get("images", "upfront"))
+
+
+def _doctor_tools(text: str, params: Params) -> Any:
+    return choose(text)
+
+
+def _apply_tools(config: ConsultationConfig, value: ToolChoice) -> ConsultationConfig:
+    """The doctor tools make the consultation the `tools` solver's (core.doctortools says
+    what composes with what; a combination that makes no sense is refused here)."""
+    if not value.tools:
+        return config
+    check_doctor(value.tools, config.doctor.kind, config.solver)
+    return config.model_copy(update={"solver": "tools", "solver_options": value.options()})
+
+
+def _read_tools(described: Described) -> str:
+    if described.get("solver") != "tools":
+        return "none"
+    return tools_label(list((described.get("solver_options") or {}).get("tools") or []))
 
 
 _MODEL = " or a model string"
@@ -205,6 +228,10 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
            "the presentation) or on-request (after REQUEST IMAGES, one turn); cases without "
            "images ignore it and group as 'none'", "upfront", _images, _set("images"),
            _read_images, choices=("upfront", "on-request")),
+    Factor("doctor_tool", "TOOLS", "none (default) or doctor tools, several together "
+           f"joined with '+': {', '.join(TOOLS)} (see the README's Doctor tools)", "none",
+           _doctor_tools, _apply_tools, _read_tools, combine="+",
+           choices=("none", *TOOLS)),
 )}
 # Keys `bedside results --by` takes besides the factors: the doctor as shown (one-step rows
 # tagged) and the case's labels.

@@ -69,8 +69,8 @@ def preload() -> concurrent.futures.Future[Any]:
     """
     global _import_future
     with _import_lock:
-        if _import_future is None or (_import_future.done()
-                                      and _import_future.exception() is not None):
+        if _import_future is None or _import_future.cancelled() or (
+                _import_future.done() and _import_future.exception() is not None):
             _import_future = concurrent.futures.Future()
             threading.Thread(target=_import_in_thread, args=(_import_future,),
                              name="litellm-import", daemon=True).start()
@@ -80,9 +80,12 @@ def preload() -> concurrent.futures.Future[Any]:
 async def load_litellm_async() -> Any:
     """litellm, imported off the event loop: the loop keeps running while it loads."""
     future = _import_future
-    if future is not None and future.done() and future.exception() is None:
+    if future is not None and future.done() and not future.cancelled() \
+            and future.exception() is None:
         return future.result()  # the common case: no thread hop at all
-    return await asyncio.wrap_future(preload())
+    # Shielded: a caller cancelled while litellm loads (a consultation stopped during its
+    # first model call) must not cancel the shared import every later call waits on.
+    return await asyncio.shield(asyncio.wrap_future(preload()))
 
 
 class EmptyReply(Exception):

@@ -26,6 +26,9 @@ class Role(StrEnum):
     EXAMINER = "examiner"
     MODERATOR = "moderator"
     SYSTEM = "system"
+    # A doctor tool (reasoning, reflection, search, notebook): seen by the doctor alone,
+    # never by the patient or the examiner, and never a doctor turn of the budget.
+    TOOL = "tool"
 
 
 class EndReason(StrEnum):
@@ -60,7 +63,8 @@ class Turn(BaseModel):
         "message",
         description="'question', 'test_request', 'image_request', 'diagnosis', 'answer', "
         "'result', 'refusal', 'images' (the engine's answer to REQUEST IMAGES), 'verdict', "
-        "'report' or 'message'.",
+        "'report' or 'message'; a tool turn's kind names the tool's step "
+        "(core.doctortools.TOOL_KINDS).",
     )
     tests: list[str] = Field(default_factory=list, description="Test names requested or reported.")
     started_at: str | None = Field(None, description="ISO UTC time the turn began.")

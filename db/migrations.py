@@ -172,3 +172,23 @@ def m800_fidelity(db: Database) -> None:
         foreign_keys=[("consultation_id", "consultations", "id")],
     )
     db.table("fidelity_grades").create_index(["grader_key"])
+
+
+# --- doctor tools (issue 17): m220_* ---
+
+
+@migrations()
+def m220_corpus(db: Database) -> None:
+    """The doctor tools' local search corpus (`bedside corpus add DIR`): one row per
+    document (its path is its source, unique; its sha256 tells a changed file), and its
+    passages in an FTS5 index (unicode61 words, diacritics folded) that `SEARCH:` queries.
+    Notebook versions need no table: each is a `notebook_write` turn."""
+    db.table("corpus_documents").create(
+        {"id": str, "path": str, "title": str, "kind": str, "sha256": str, "chars": int,
+         "passages": int, "added_at": str},
+        pk="id",
+    )
+    db.table("corpus_documents").create_index(["path"], unique=True)
+    db.execute("CREATE VIRTUAL TABLE corpus_passages USING fts5(text, title,"
+               " document_id UNINDEXED, position UNINDEXED,"
+               " tokenize = 'unicode61 remove_diacritics 2')")

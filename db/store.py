@@ -1,6 +1,6 @@
 """The SQLite store: one object implementing the store protocols of `core.ports` by
 composing the repositories (`db.cases`, `db.runs`, `db.consultations`, `db.metrics`,
-`db.fidelity`).
+`db.fidelity`, `db.corpus`).
 
 `open_store(path)` is how the command line and the app open a project: it opens and
 migrates through `db.connection.open_db`, the one place that does. A store wraps one
@@ -21,11 +21,13 @@ from core.fidelity.models import AnswerFinding
 from core.metrics.base import Metrics
 from core.ports.fidelity import FidelityRunsStore
 from core.records.fidelity import GraderRecord, StoredGrade
+from core.records.tools import CorpusDocument, NewDocument, NotebookVersion, Passage
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
                                RunProgress, RunRecord, StudyListRow)
 from core.transcript import Transcript
 from db import cases as case_repo
 from db import consultations as consultation_repo
+from db import corpus as corpus_repo
 from db import fidelity as fidelity_repo
 from db import metrics as metric_repo
 from db import runs as run_repo
@@ -33,8 +35,8 @@ from db.connection import open_db
 
 
 class SqliteStore:
-    """Cases, runs, consultations, metrics and fidelity in one SQLite file
-    (`core.ports.RunsStore`, `core.ports.fidelity.FidelityStore`)."""
+    """Cases, runs, consultations, metrics, fidelity and the doctor tools' corpus in one
+    SQLite file (`core.ports.RunsStore`, `core.ports.fidelity.FidelityStore`)."""
 
     def __init__(self, db: Database) -> None:
         #: The connection, for repositories not yet behind a protocol (reader studies).
@@ -221,6 +223,31 @@ class SqliteStore:
     def fidelity_counts(self) -> dict[str, int]:
         """run → how many of its consultations have stored findings."""
         return fidelity_repo.fidelity_counts(self.db)
+
+    # -- doctor tools: the search corpus and the notebooks ----------------------------------
+    def corpus_search(self, query: str, limit: int) -> list[Passage]:
+        """The passages that best match `query` (at most `limit`), best first."""
+        return corpus_repo.search(self.db, query, limit)
+
+    def corpus_documents(self) -> list[CorpusDocument]:
+        """Every document of the corpus, by path."""
+        return corpus_repo.corpus_documents(self.db)
+
+    def corpus_hashes(self) -> dict[str, str]:
+        """path → sha256 of every document."""
+        return corpus_repo.corpus_hashes(self.db)
+
+    def save_corpus_document(self, document: NewDocument) -> CorpusDocument:
+        """Add a document, or replace the one read from the same path, and its passages."""
+        return corpus_repo.save_document(self.db, document)
+
+    def remove_corpus_documents(self, ids: list[str]) -> int:
+        """Remove documents (and their passages) by id; return how many."""
+        return corpus_repo.remove_documents(self.db, ids)
+
+    def notebook_versions(self, run_id: str) -> list[NotebookVersion]:
+        """Notebook versions of the run's finished or failed consultations, in order."""
+        return corpus_repo.notebook_versions(self.db, run_id)
 
     # -- reader studies ---------------------------------------------------------------------
     def study_rows(self) -> list[StudyListRow]:

@@ -35,7 +35,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-ROLE_RE = re.compile(r"bedside/(doctor|patient|examiner|moderator|report|translator)/v\d+")
+ROLE_RE = re.compile(r"bedside/(doctor|patient|examiner|moderator|report|translator|critique|"
+                     r"reflect|notebook)/v\d+")
 Reply = str | Callable[[dict[str, Any], int], str]
 
 
@@ -93,6 +94,11 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "moderator": "Yes.",
     "report": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: inferior STEMI\n"
                "Diagnostic rationale: ST elevation\nTreatment plan: primary PCI"),
+    # The doctor tools' requests (core/prompts/tool_texts.py).
+    "critique": ("The draft explains the chest pain and the inferior ST elevation; nothing "
+                 "argues against it."),
+    "reflect": "DIAGNOSIS READY: Inferior ST-elevation myocardial infarction",
+    "notebook": "Chest pain with inferior ST elevation: think of inferior STEMI early.",
     "one_step": ("DIAGNOSIS READY: Inferior ST-elevation myocardial infarction\n"
                  "Symptoms: crushing chest pain\nExaminations: ECG, troponin\n"
                  "Diagnostic results: inferior STEMI\nDiagnostic rationale: ST elevation "
@@ -114,17 +120,26 @@ METRIC_OPENINGS = (("You are a doctor. Below is everything known", "one_step"),
 METRIC_ROLES = ("unknown", *(role for _, role in METRIC_OPENINGS))
 
 
+def _roles(message: dict[str, Any]) -> list[str]:
+    content = message_text(message.get("content"))
+    found = [m.group(1) for m in ROLE_RE.finditer(content)]
+    return found + [role for opening, role in METRIC_OPENINGS if content.startswith(opening)]
+
+
 def detect_role(body: dict[str, Any]) -> str:
-    """The role a request plays, from the last prompt id found in its messages."""
-    found = "unknown"
-    for message in body.get("messages", []):
-        content = message_text(message.get("content"))
-        for m in ROLE_RE.finditer(content):
-            found = m.group(1)
-        for opening, role in METRIC_OPENINGS:
-            if content.startswith(opening):
-                found = role
-    return found
+    """The role a request plays: the prompt id of its last message when it carries one (a
+    report, a critique, a notebook request after the dialogue), else the system prompt's
+    (the dialogue goes on after an earlier tool request), else the last one found."""
+    messages = body.get("messages", [])
+    if not messages:
+        return "unknown"
+    last, first = _roles(messages[-1]), _roles(messages[0])
+    if last:
+        return last[-1]
+    if first:
+        return first[-1]
+    found = [role for message in messages for role in _roles(message)]
+    return found[-1] if found else "unknown"
 
 
 def _words(text: str) -> int:

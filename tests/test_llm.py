@@ -267,3 +267,32 @@ def test_a_sink_failing_on_token_deltas_neither_fails_nor_retries(
                                      llm=LLMClient(api_key=KEY)))
     assert t.end_reason == EndReason.DIAGNOSIS  # deltas are ephemeral; the turns are kept
     assert all(turn.meta.get("attempts", 1) == 1 for turn in t.turns)
+
+
+def test_a_caller_cancelled_while_litellm_loads_leaves_the_import_to_the_others(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first model call of a process is cancelled while litellm is still loading (a
+    # consultation stopped at once): the shared import must go on, and every later call
+    # get litellm (it was cancelled with it, and every model call of the process failed).
+    import threading
+
+    from core import llm
+
+    release, sentinel = threading.Event(), object()
+
+    def slow_import() -> object:
+        release.wait(30)
+        return sentinel
+
+    monkeypatch.setattr(llm, "load_litellm", slow_import)
+    monkeypatch.setattr(llm, "_import_future", None)
+
+    async def main() -> object:
+        first = asyncio.create_task(llm.load_litellm_async())
+        await asyncio.sleep(0.05)
+        first.cancel()
+        await asyncio.gather(first, return_exceptions=True)
+        release.set()
+        return await asyncio.wait_for(llm.load_litellm_async(), 30)
+
+    assert asyncio.run(main()) is sentinel

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from core import prompts
 from core.agents.base import DeltaFn, DoctorState, Reply
+from core.agents.doctor_history import dialogue
 from core.agents.moderator import parse_yes_no
 from core.agents.retrieval_examiner import is_vague
 from core.agents.templates import phrase
@@ -56,24 +57,22 @@ class LLMDoctor:
 
     def messages(self, turns: list[Turn], last: bool,
                  images: tuple[CaseImage, ...] = ()) -> Messages:
-        """The dialogue from the doctor's side, with the images it has been shown."""
+        """The dialogue from the doctor's side (its tools' turns included,
+        `core.agents.doctor_history`), with the images it has been shown."""
         begin = "The patient is here. Begin."
         upfront = [i for i in images if i.upfront]
+        by_hash = {i.sha256: i for i in images}
+
+        def shown(t: Turn) -> dict[str, Any]:
+            given = [by_hash[r.get("sha256")] for r in t.meta.get("images", [])
+                     if r.get("sha256") in by_hash]
+            return {"role": "user", "content": _with_images(
+                t.content, "doctor-images-given/v1", given)}
+
         msgs: Messages = [{"role": "system", "content": self.system},
                           {"role": "user", "content": _with_images(
-                              begin, "doctor-images-upfront/v1", upfront)}]
-        by_hash = {i.sha256: i for i in images}
-        for t in turns:
-            if t.role == Role.DOCTOR:
-                msgs.append({"role": "assistant", "content": t.content})
-            elif t.role in (Role.PATIENT, Role.EXAMINER):
-                who = "Patient" if t.role == Role.PATIENT else "Examiner"
-                msgs.append({"role": "user", "content": f"{who}: {t.content}"})
-            elif t.role == Role.SYSTEM and t.kind == "images":
-                given = [by_hash[r.get("sha256")] for r in t.meta.get("images", [])
-                         if r.get("sha256") in by_hash]
-                msgs.append({"role": "user", "content": _with_images(
-                    t.content, "doctor-images-given/v1", given)})
+                              begin, "doctor-images-upfront/v1", upfront)},
+                          *dialogue(turns, images=shown)]
         if last:
             msgs.append({"role": "user", "content": prompts.get("doctor-last-turn/v1").text})
         return msgs

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 from core.case import Case
 from core.events import EventSink
 from core.metrics.base import Metrics
+from core.ports.tools import ToolStore
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
                                RunProgress, RunRecord)
 from core.transcript import Transcript
@@ -172,5 +173,6 @@ class MetricStore(Protocol):
         ...
 
 
-class RunsStore(CaseStore, RunStore, ConsultationStore, MetricStore, Protocol):
-    """Everything the run, play, scoring, import and results use cases need."""
+class RunsStore(CaseStore, RunStore, ConsultationStore, MetricStore, ToolStore, Protocol):
+    """Everything the run, play, scoring, import and results use cases need (the doctor
+    tools' corpus and notebooks included)."""

@@ -21,7 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import bias_texts, fidelity_texts, image_texts, metric_texts, texts
+from core.prompts import (bias_texts, fidelity_texts, image_texts, metric_texts, texts,
+                          tool_texts)
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,13 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("language-moderator/v1", texts.LANGUAGE_MODERATOR),
         Prompt("language-lines/v1", texts.LANGUAGE_LINES),
         Prompt("translator/v1", texts.TRANSLATOR),
+        Prompt("tool-cot-zero/v1", tool_texts.COT_ZERO),
+        Prompt("tool-cot-one/v1", tool_texts.COT_ONE_SHOT),
+        Prompt("tool-search/v1", tool_texts.SEARCH),
+        Prompt("tool-notebook/v1", tool_texts.NOTEBOOK),
+        Prompt("notebook/v1", tool_texts.NOTEBOOK_WRITE),
+        Prompt("critique/v1", tool_texts.CRITIQUE),
+        Prompt("reflect/v1", tool_texts.REFLECT),
     )
 }
 # The bias paragraphs (`bias_texts`, added to a model agent's instructions by
@@ -86,6 +94,16 @@ ONE_STEP_DOCTOR = PROMPTS["metric-one-step-doctor/v1"]
 FIDELITY_GRADER = {"patient": PROMPTS["fidelity-grader-patient/v1"],
                    "examiner": PROMPTS["fidelity-grader-examiner/v1"]}
 REPORT_RUBRIC = metric_texts.REPORT_RUBRIC
+# The prompts each doctor tool adds (`core.doctortools`): a paragraph of the doctor's
+# system prompt, or a request the doctor answers as a tool step.
+TOOL_PROMPTS: dict[str, tuple[str, ...]] = {
+    "zero_shot_cot": ("tool-cot-zero/v1",),
+    "one_shot_cot": ("tool-cot-one/v1",),
+    "reflection": ("critique/v1", "reflect/v1"),
+    "notebook": ("tool-notebook/v1", "notebook/v1"),
+    "retrieval": ("tool-search/v1",),
+    "web_search": ("tool-search/v1",),
+}
 
 # Which prompts each role uses when played by a model (the current versions).
 ROLE_PROMPTS: dict[str, tuple[str, ...]] = {

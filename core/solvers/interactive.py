@@ -12,9 +12,10 @@ can reuse it with its own cast.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 
 from core.agents.factory import Cast
-from core.agents.base import ENDS
+from core.agents.base import ENDS, Reply
 from core.events import TestRequested
 from core.protocol import DoctorAction, parse_doctor_message
 from core.solvers.base import BaseSolver
@@ -28,6 +29,9 @@ _KINDS = {"question": "question", "test_request": "test_request",
           "image_request": "image_request", "diagnosis": "diagnosis"}
 _ADDRESSEES = {"question": Role.PATIENT, "test_request": Role.EXAMINER,
                "image_request": Role.SYSTEM}
+#: One doctor turn: (context, cast, doctor turn number, the solution so far) → the
+#: diagnosis if the doctor committed to one.
+TurnFn = Callable[[SolverContext, Cast, int, Solution], Awaitable[str | None]]
 
 
 class InteractiveSolver(BaseSolver):
@@ -40,13 +44,16 @@ class InteractiveSolver(BaseSolver):
         return await consult(ctx, ctx.cast())
 
 
-async def consult(ctx: SolverContext, cast: Cast) -> Solution:
-    """The doctor's turns until a diagnosis or the end of the budget, then the report."""
+async def consult(ctx: SolverContext, cast: Cast, turn: TurnFn | None = None) -> Solution:
+    """The doctor's turns until a diagnosis or the end of the budget, then the report.
+    `turn` plays one doctor turn (`doctor_turn` by default; a strategy that adds steps to
+    a turn, such as the doctor tools, passes its own)."""
     solution = Solution()
     await ctx.guard(prepare_images(ctx))
+    play = turn or doctor_turn
     for dt in range(1, ctx.max_turns + 1):
         ctx.check_cancelled()
-        diagnosis = await doctor_turn(ctx, cast, dt, solution)
+        diagnosis = await play(ctx, cast, dt, solution)
         if diagnosis is not None:
             solution.diagnosis = diagnosis
             break
@@ -69,6 +76,15 @@ async def doctor_turn(ctx: SolverContext, cast: Cast, dt: int,
     index = ctx.start_turn(Role.DOCTOR, dt)
     started = (utc_now(), time.perf_counter())
     reply = await ctx.guard(cast.doctor.act(state, ctx.delta(index, Role.DOCTOR)))
+    return await commit_turn(ctx, cast, dt, reply, started, solution)
+
+
+async def commit_turn(ctx: SolverContext, cast: Cast, dt: int, reply: Reply,
+                      started: tuple[str, float], solution: Solution) -> str | None:
+    """Record the doctor's message of turn `dt` (as the next turn) and have it answered;
+    the diagnosis if it is one (see `doctor_turn`)."""
+    state = ctx.doctor_state(dt)
+    index = len(ctx.turns)
     # Counted once taken: a consultation stopped while the doctor was still deciding its
     # first turn used no turn (not one).
     ctx.doctor_turns = dt
@@ -88,8 +104,10 @@ async def doctor_turn(ctx: SolverContext, cast: Cast, dt: int,
     elif action.kind == "image_request":
         await images_turn(ctx, dt)
     else:
+        # The patient hears the dialogue; the doctor's tool turns are not part of it.
+        heard = [t for t in ctx.turns[:-1] if t.role != Role.TOOL]
         await ctx.speak(Role.PATIENT, "answer",
-                        lambda d: cast.patient.answer(reply.text, ctx.turns[:-1], d),
+                        lambda d: cast.patient.answer(reply.text, heard, d),
                         addressee=Role.DOCTOR, doctor_turn=dt)
     return None
 

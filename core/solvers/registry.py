@@ -18,6 +18,7 @@ from core.errors import InputError
 from core.solvers.base import Solver
 from core.solvers.interactive import INTERACTIVE, InteractiveSolver
 from core.solvers.one_step import ONE_STEP, OneStepSolver
+from core.solvers.tools import TOOLS_SOLVER, make_tool_solver
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,8 @@ SOLVERS: dict[str, SolverEntry] = {e.name: e for e in (
                 InteractiveSolver),
     SolverEntry(ONE_STEP, "the whole case at once, answered in one turn (the upper bound)",
                 OneStepSolver),
+    SolverEntry(TOOLS_SOLVER, "the interactive consultation with doctor tools (chain of "
+                "thought, reflection, notebook, searches)", make_tool_solver),
 )}
 
 

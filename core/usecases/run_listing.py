@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from core.config import AgentSpec, ConsultationConfig
 from core.consultation_state import agent_label
+from core.doctortools import settings_words
 from core.ports.runs import RunsStore
 from core.records.runs import ConsultationSummary, RunCounts, RunRecord
 from core.usecases.runs import planned_size
@@ -26,6 +27,7 @@ _NOT_SETTINGS = {"doctor", "patient", "examiner", "moderators", "config_key", "p
 _NOT_PARAMS = {"kind", "model", "label", "api_key_env"}
 _DEFAULTS: dict[str, Any] = ConsultationConfig().describe()
 _MISSING = object()
+_SOLVER = ("solver", "solver_options")
 
 
 class ConfigurationCounts(BaseModel):
@@ -100,8 +102,10 @@ def settings_of(described: dict[str, Any]) -> list[str]:
     moderators = [agent_label(m) for m in described.get("moderators") or []]
     if moderators and moderators != ["exact"]:
         out.append("moderator " + ", ".join(str(m) for m in moderators))
+    tools = settings_words(described)  # the doctor tools in words, not as solver options
+    out += tools
     for key, value in described.items():
-        if key in _NOT_SETTINGS or value in (None, {}, []):
+        if key in _NOT_SETTINGS or value in (None, {}, []) or tools and key in _SOLVER:
             continue
         if _DEFAULTS.get(key, _MISSING) != value:
             out.append(f"{key.replace('_', ' ')} {_value(value)}")

@@ -93,7 +93,10 @@ def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig
     from core.caseio import case_hash
     from core.provenance import run_provenance
 
+    from core.usecases.doctor_tools import check_sources
+
     configs = [replay_doctor.fit(c, [case.id for case in cases]) for c in configs]
+    check_sources(store, configs)
     _save_new_cases(store, cases)
     limits = dict(model_limits or {})
     provenance = {**run_provenance(configs), "origin": origin}
@@ -209,14 +212,17 @@ async def execute(store: RunsStore, spec: RunSpec, *, retry_failed: bool = False
     """Run (or resume) `spec`: skip what is done, run the rest, and set the run's final
     status however this ends. Returns the job outcomes."""
     from core.batch import run_batch
+    from core.usecases.doctor_tools import run_state
 
     store.set_run_status(spec.run_id, "running")
+    shared = run_state(store, spec.run_id, spec.configs, [c.id for c in spec.cases])
     status = "failed"
     try:
         outcomes = await run_batch(
             spec.jobs(), StoreBatchStore(store, retry_failed=retry_failed, extra_sink=extra_sink),
             spec.run_id, concurrency=spec.concurrency, model_limits=spec.model_limits,
-            progress=progress, cancel_event=cancel_event, llm=llm, plan=plan)
+            progress=progress, cancel_event=cancel_event, llm=llm, plan=plan,
+            run_state=shared)
         status = _final_status(outcomes, cancel_event)
         return outcomes
     except asyncio.CancelledError:

@@ -33,6 +33,8 @@ def _turn(t: Any) -> dict[str, Any]:
     data = t.model_dump(mode="json", include=set(TURN_FIELDS))
     data.update(prompt_tokens=t.usage.prompt_tokens, completion_tokens=t.usage.completion_tokens,
                 cost_usd=t.usage.cost_usd)
+    if str(t.role) == "tool":  # a doctor tool's step: what it recorded (a search's passages
+        data["tool"] = t.meta  # and their sources, a notebook's version, ...)
     return data
 
 

@@ -80,6 +80,10 @@ def sheet_markdown(sheet: Any, csv_name: str) -> str:
 
 # -- transcripts --------------------------------------------------------------------------------
 
+#: Roles named otherwise than their title: a doctor tool's step is the doctor's alone.
+_ROLE_WORDS = {"tool": "Doctor's tool"}
+
+
 def transcripts_markdown(records: Iterable[dict[str, Any]]) -> str:
     """Exported transcripts (`core.usecases.transcript_export`) as one Markdown file."""
     out = ["# Transcripts", ""]
@@ -102,7 +106,8 @@ def transcripts_markdown(records: Iterable[dict[str, Any]]) -> str:
                 out += ["", f"{label}:", "", fenced(text)]
         out += ["", "### Turns", ""]
         for t in r["turns"]:
-            head = f"**{plain(str(t['role']).title())}**"
+            role = str(t["role"])
+            head = f"**{_ROLE_WORDS.get(role) or plain(role.title())}**"
             if t.get("doctor_turn"):
                 head += f", turn {t['doctor_turn']}"
             out += [f"{head} ({plain(str(t.get('kind') or 'message').replace('_', ' '))})",

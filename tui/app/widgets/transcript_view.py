@@ -20,10 +20,12 @@ from core.transcript import Turn
 from tui.app.widgets.bidi import display_line, literal_block
 from tui.app.widgets.literal import literal, sanitize
 
+# A tool turn (the doctor's reasoning, search, reflection or notebook) is the doctor's
+# alone: labelled apart, so a reader sees at once what the patient never heard.
 ROLE_LABELS = {"doctor": "Doctor", "patient": "Patient", "examiner": "Examiner",
-               "moderator": "Moderator", "system": "System"}
+               "moderator": "Moderator", "system": "System", "tool": "Doctor's tool"}
 ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": "bold #ffaf5f",
-               "moderator": "bold #d787ff", "system": "bold #a8a8a8"}
+               "moderator": "bold #d787ff", "system": "bold #a8a8a8", "tool": "bold #5fafaf"}
 
 
 def _indent(line: str) -> int:
