@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import fidelity_texts, metric_texts, texts
+from core.prompts import agenthospital_texts, fidelity_texts, metric_texts, texts
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,19 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("metric-one-step-doctor/v1", metric_texts.ONE_STEP_DOCTOR),
         Prompt("fidelity-grader-patient/v1", fidelity_texts.GRADER_PATIENT),
         Prompt("fidelity-grader-examiner/v1", fidelity_texts.GRADER_EXAMINER),
+        *(Prompt(f"ah-{task}/v1", text) for task, text in agenthospital_texts.TASKS.items()),
+        Prompt("ah-memory-records/v1", agenthospital_texts.MEMORY_RECORDS),
+        Prompt("ah-memory-principles/v1", agenthospital_texts.MEMORY_PRINCIPLES),
+        Prompt("ah-reflect/v1", agenthospital_texts.REFLECT),
+        Prompt("ah-rewrite/v1", agenthospital_texts.REWRITE),
     )
 }
+# The Agent Hospital prompts: one per task, the memory sections, the reflection that
+# writes a principle, the generator's patient-voice rewrite.
+AH_TASKS = {t: PROMPTS[f"ah-{t}/v1"] for t in agenthospital_texts.TASKS}
+AH_MEMORY = (PROMPTS["ah-memory-records/v1"], PROMPTS["ah-memory-principles/v1"])
+AH_REFLECT = PROMPTS["ah-reflect/v1"]
+AH_REWRITE = PROMPTS["ah-rewrite/v1"]
 # The metric prompts (and the one-step doctor's), by name; the judge's rubric is part of
 # what its grades depend on, so its hash covers template and rubric (report_score).
 REPORT_JUDGE = PROMPTS["metric-report-judge/v1"]
@@ -78,6 +89,9 @@ ROLE_PROMPTS: dict[str, tuple[str, ...]] = {
     "examiner": ("examiner/v2", "examiner-request/v1"),
     "moderator": ("moderator/v1", "moderator-question/v1"),
 }
+# The prompts an Agent Hospital model doctor uses (MedAgent-Zero adds the reflection).
+AH_DOCTOR_PROMPTS = (*(f"ah-{t}/v1" for t in agenthospital_texts.TASKS),
+                     "ah-memory-records/v1", "ah-memory-principles/v1", "ah-reflect/v1")
 
 # (role, agent kind) → the module whose `tables()` decides a model-free agent's behaviour.
 OFFLINE_AGENTS: dict[tuple[str, str], str] = {
