@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.agenthospital.kb import LEVELS, Disease, KnowledgeBase, Level
 from core.agenthospital.tasks import Encounter, Key
+from core.agenthospital.tasks import who as person
 from core.case import Case
 
 Split = Literal["train", "test"]
@@ -183,7 +184,7 @@ def case_of(kb: KnowledgeBase, patient: Patient, cid: str, *, tags: list[str] | 
     """The bedside case of a patient (built as plain data and validated once: several
     times faster than building each part as a model)."""
     d = kb.disease(patient.disease)
-    who = f"{patient.age}-year-old {'man' if patient.sex == 'male' else 'woman'}"
+    who = person(patient.age, patient.sex)
     said = account(kb, patient)
     symptoms = [{"name": d.symptoms[i].name, "description": d.symptoms[i].says[j],
                  "onset": f"{patient.days} days ago"} for i, j in patient.symptoms]
@@ -226,7 +227,7 @@ def patient_encounter(kb: KnowledgeBase, patient: Patient, cid: str) -> tuple[En
     d = kb.disease(patient.disease)
     values = vital_values(patient)
     findings = {e.name: d.finding(e, patient.level).format(**values) for e in kb.examinations}
-    who = f"{patient.age}-year-old {'man' if patient.sex == 'male' else 'woman'}"
+    who = person(patient.age, patient.sex)
     key = Key(disease=d.name, level=patient.level,
               suitable=tuple(kb.exam(e).name for e in d.suitable_at(patient.level)))
     return Encounter(case_id=cid, who=who, account=account(kb, patient), findings=findings), key

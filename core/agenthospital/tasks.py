@@ -50,10 +50,18 @@ class Key:
     suitable: tuple[str, ...]  # names of the suitable examinations, the preferred first
 
 
+def who(age: str | int | None, sex: str | None) -> str:
+    """'54-year-old man', '14-year-old girl', or 'patient' parts when unknown."""
+    years = int(str(age)) if str(age or "").isdigit() else None
+    adult = years is None or years >= 18
+    noun = {"male": "man" if adult else "boy", "female": "woman" if adult else "girl"}.get(
+        (sex or "").lower(), "patient")
+    return f"{age}-year-old {noun}" if age else noun
+
+
 def _who(case: Case) -> str:
     d = case.patient.demographics
-    noun = {"male": "man", "female": "woman"}.get((d.sex or "").lower(), "patient")
-    return f"{d.age}-year-old {noun}" if d.age else noun
+    return who(d.age, d.sex)
 
 
 def encounter_of(case: Case) -> Encounter:

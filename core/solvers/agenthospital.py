@@ -32,7 +32,7 @@ from core.agenthospital.doctors import (HumanDoctor, ModelDoctor, NearestDoctor,
 from core.agenthospital.kb import bundled_kb
 from core.agenthospital.learner import Call, Learned, Learner
 from core.agenthospital.memory import DEFAULT_K, item_data
-from core.agenthospital.tasks import TASKS, Encounter, Question, key_of, pick
+from core.agenthospital.tasks import TASKS, Encounter, Question, key_of, pick, who
 from core.agents.base import DeltaFn, Reply
 from core.agents.factory import Cast
 from core.config import AgentSpec
@@ -111,10 +111,9 @@ def _encounter(ctx: SolverContext) -> Encounter:
     examiner, one at a time."""
     profile = patient_view(ctx.case).profile
     d = profile.demographics
-    noun = {"male": "man", "female": "woman"}.get((d.sex or "").lower(), "patient")
     said = profile.opening or profile.history_of_present_illness or profile.chief_complaint
-    return Encounter(case_id=ctx.case.id, who=f"{d.age}-year-old {noun}" if d.age else noun,
-                     account=said or "", findings={})
+    return Encounter(case_id=ctx.case.id, who=who(d.age, d.sex), account=said or "",
+                     findings={})
 
 
 async def _say_account(ctx: SolverContext, enc: Encounter) -> None:

@@ -126,3 +126,17 @@ def run_cases(store: CaseStore, bundled: list[Case], configs: list[ConsultationC
         raise InputError("no generated Agent Hospital patients yet: run `bedside "
                          "agenthospital generate` first", field="--cases")
     return select_cases(universe, spec, limit)
+
+
+def next_patient(store: CaseStore, seen: set[str], physician: str) -> Case | None:
+    """The next generated test patient a physician has not played (`seen`: the cases they
+    played), in the physician's own order (`core.usecases.play.play_order`); None when
+    there is none. Only the chosen case is read whole (there may be thousands)."""
+    from core.usecases.play import play_order
+
+    ids = [cid for cid, label in store.case_labels().items()
+           if label.source == SOURCE and "-test-" in cid]
+    for case_id in play_order(ids, physician):
+        if case_id not in seen:
+            return store.get_case(case_id)
+    return None

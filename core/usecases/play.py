@@ -35,32 +35,39 @@ def load_engine() -> ModuleType:
 
 
 def human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
-                 api_base: str | None = None, *, max_turns: int = 20) -> Any:
+                 api_base: str | None = None, *, max_turns: int = 20,
+                 task: str = "interactive") -> Any:
     """The consultation config of a physician session: `human:NAME` plays the doctor; the
     patient and examiner are agent strings (`retrieval`, offline, by default, or a model
-    string reached through `api_base`). Raises InputError (one line) for a bad agent."""
+    string reached through `api_base`); `task` is the task played (a solver of
+    `core.solvers.registry`: 'agenthospital' gives the physician the three Agent Hospital
+    tasks). Raises InputError (one line) for a bad agent."""
     from core.config import agents_config
 
     config = agents_config("human", patient, examiner, api_base, max_turns=max_turns)
     doctor = config.doctor.model_copy(update={"label": f"human:{name}"})
-    return config.model_copy(update={"doctor": doctor})
+    update: dict[str, Any] = {"doctor": doctor}
+    if task != "interactive":
+        update["solver"] = task
+    return config.model_copy(update=update)
 
 
 async def run_human(store: RunsStore, case: Case, *, name: str, budget: int,
                     patient: str = "retrieval", examiner: str = "retrieval",
                     api_base: str | None = None, consultation_id: str, sink: EventSink,
                     next_action: Callable[..., Awaitable[Any]],
-                    cancel_event: asyncio.Event) -> Transcript | None:
+                    cancel_event: asyncio.Event,
+                    task: str = "interactive") -> Transcript | None:
     """Run one physician session through the engine, recording every event as it happens
     (and passing it on to `sink`, e.g. the play screen). `next_action` is awaited for each
-    of the physician's turns."""
+    of the physician's turns (for the Agent Hospital task, with each task's question)."""
     from core.usecases.runs import cancel_consultation
 
     if not store.has_case(case.id):
         store.save_cases([case])
     fan = FanOut(store.recorder(), sink)
     engine = load_engine()
-    config = human_config(name, patient, examiner, api_base, max_turns=budget)
+    config = human_config(name, patient, examiner, api_base, max_turns=budget, task=task)
     try:
         result: Transcript | None = await engine.run_consultation(
             case, config, fan, consultation_id=consultation_id, cancel_event=cancel_event,

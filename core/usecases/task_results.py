@@ -106,3 +106,20 @@ def _row(task: str, group: dict[str, str], doctor: str, settings: str,
             "not_reached": not_reached,
             "failed": sum(r["status"] in ("failed", "abandoned") for r in members),
             "mean_seconds": sum(seconds) / len(seconds) if seconds else None}
+
+
+def score_consultation(store: RunsStore, consultation_id: str) -> Metrics:
+    """One task consultation's verdicts and times, computed and stored now ({} for a
+    consultation of the interactive task)."""
+    from core.caseio import case_hash
+    from core.scorers.registry import task_scorer
+
+    c = store.get_consultation(consultation_id)
+    scorer = task_scorer(task_of_config(c.config))
+    if scorer is None:
+        return {}
+    case = store.get_case(c.case_id)
+    values = scorer.compute(case, Finished(store.get_transcript(c.id),
+                                           str(c.config.get("solver", INTERACTIVE)), c.id))
+    store.save_metrics(c.id, values, case_hash=case_hash(case))
+    return values

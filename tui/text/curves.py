@@ -46,10 +46,10 @@ def _pct(value: float | None) -> str:
 
 
 def points_table(points: Sequence[Point]) -> str:
-    """One line per arm and checkpoint: each task's training and test accuracy (%), then
-    the principles kept, records kept and wrong training answers over the three tasks."""
-    head = ["arm", "seen", *(f"{t[:5]} {w}" for t in TASKS for w in ("train", "test")),
-            "principles", "records", "wrong"]
+    """One line per arm and checkpoint: each task's training / test accuracy (%), then the
+    principles kept, records kept and wrong training answers over the three tasks."""
+    head = ["arm", "seen", *(f"{t} train/test" for t in TASKS), "principles", "records",
+            "wrong"]
     rows: list[list[str]] = []
     by: dict[tuple[str, int], dict[str, Point]] = {}
     for p in points:
@@ -58,7 +58,8 @@ def points_table(points: Sequence[Point]) -> str:
         cells = [sanitize(arm), str(seen)]
         for t in TASKS:
             p = tasks.get(t)
-            cells += [_pct(p.train_accuracy if p else None), _pct(p.test_accuracy if p else None)]
+            cells.append(f"{_pct(p.train_accuracy if p else None)} / "
+                         f"{_pct(p.test_accuracy if p else None)}")
         cells += [str(sum(p.principles for p in tasks.values())),
                   str(sum(p.records for p in tasks.values())),
                   str(sum(p.wrong for p in tasks.values()))]

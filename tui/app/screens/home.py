@@ -97,6 +97,8 @@ class HomeScreen(BedsideScreen):
         Binding("a", "analysis", "Analysis", show=False),
         Binding("f", "fidelity", "Fidelity", show=False),
         Binding("s", "new_study", "New study", show=False),
+        Binding("h", "agent_hospital", "Agent Hospital", show=False),
+        Binding("e", "evolution", "Evolution", show=False),
         Binding("1", "tab('cases')", "Cases", show=False),
         Binding("2", "tab('consultations')", "Consultations", show=False),
         Binding("3", "tab('runs')", "Runs", show=False),
@@ -131,8 +133,8 @@ class HomeScreen(BedsideScreen):
                                     tooltip="Show only cases whose title or id contains this")
                     yield DataTable(id="cases-table", cursor_type="row", zebra_stripes=True)
                     yield Static(Text("Enter or p: play this case as doctor · n: a case you "
-                                      "have not seen among those shown (identity hidden)"),
-                                 classes="hint")
+                                      "have not seen among those shown (identity hidden) · "
+                                      "h: Agent Hospital tasks"), classes="hint")
             with TabPane("Consultations", id="consultations"):
                 yield DataTable(id="consultations-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: open the transcript · r: results table · "
@@ -140,8 +142,8 @@ class HomeScreen(BedsideScreen):
             with TabPane("Runs", id="runs"):
                 yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: watch this run · w: live runs (start a batch there)"
-                                  " · r: results table · f: fidelity of this run"),
-                             classes="hint")
+                                  " · r: results table · f: fidelity of this run · e: "
+                                  "evolution curves (Agent Hospital)"), classes="hint")
             with TabPane("Studies", id="studies"):
                 yield DataTable(id="studies-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: rate this study · s: new study · a: agreement "
@@ -358,6 +360,27 @@ class HomeScreen(BedsideScreen):
     def action_new_study(self) -> None:
         """Open the new-study form."""
         self.bedside.ask_new_study()
+
+    def action_agent_hospital(self) -> None:
+        """Ask who plays, then take the Agent Hospital tasks on generated patients."""
+        from tui.app.rating.widgets import AskText
+        from tui.app.screens.agenthospital import AgentHospitalScreen
+
+        def start(name: str | None) -> None:
+            name = (name or "").strip()
+            if not name:
+                return
+            self.bedside.doctor_name = name
+            self.app.push_screen(AgentHospitalScreen(name))
+
+        self.app.push_screen(AskText("Agent Hospital: your name (the doctor is human:NAME)",
+                                     self.bedside.doctor_name), start)
+
+    def action_evolution(self) -> None:
+        """Open the stored evolutions and their learning curves."""
+        from tui.app.screens.evolution import EvolutionScreen
+
+        self.app.push_screen(EvolutionScreen())
 
     def action_refresh(self) -> None:
         """Re-read everything (the worker shows any error)."""
