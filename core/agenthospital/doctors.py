@@ -33,6 +33,10 @@ from core.prompts import AH_MEMORY, AH_REFLECT, AH_TASKS
 from core.prompts.agenthospital_texts import INSTRUCTIONS
 
 HumanInput = Callable[..., Awaitable[Any]]
+#: How close (retrieval similarity, 1 = the question itself) a recalled item must be for
+#: the nearest-record doctor to follow it; below, it guesses, which is how it meets the
+#: answers it has not been right about yet.
+CLOSE = 0.3
 _PRINCIPLE = re.compile(r"principle\s*[:：]\s*(.+)", re.IGNORECASE | re.DOTALL)
 
 
@@ -65,15 +69,15 @@ def principle_text(reply_text: str) -> str | None:
 # (words any of which must appear, the answer); first match wins. Written for bedside.
 _EXAM_RULES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("smell", "taste", "coronavirus"), "SARS-CoV-2 PCR"),
-    (("sweat", "hostel", "tuberculosis"), "Sputum acid-fast smear and Xpert MTB/RIF"),
+    (("sweat", "hostel", "south asia"), "Sputum acid-fast smear and Xpert MTB/RIF"),
     (("stone", "pack a day", "asbestos", "hoarse"), "Chest CT"),
-    (("flu jab", "suddenly", "all at once", "half of my family"), "Influenza A/B PCR"),
+    (("vaccinations", "suddenly", "all at once", "half of my family"), "Influenza A/B PCR"),
     (("preventer", "hay fever", "since i was a child", "cat"), "Peak expiratory flow"),
     (("green", "yellow", "rusty", "stabs", "rigor"), "Chest X-ray"),
 )
 _DIAGNOSIS_CUES: tuple[tuple[str, str], ...] = (
     ("sars-cov-2 rna detected", "COVID-19"), ("smell", "COVID-19"), ("taste", "COVID-19"),
-    ("influenza a rna detected", "Influenza"), ("flu jab", "Influenza"),
+    ("influenza a rna detected", "Influenza"), ("vaccinations", "Influenza"),
     ("acid-fast bacilli seen", "Pulmonary tuberculosis"),
     ("tuberculosis detected", "Pulmonary tuberculosis"), ("sweat", "Pulmonary tuberculosis"),
     ("carcinoma", "Non-small cell lung cancer"), ("mass", "Non-small cell lung cancer"),
@@ -127,14 +131,15 @@ def guess(question: Question) -> str:
     return question.options[seed % len(question.options)]
 
 
-def vote(question: Question, recalled: Recalled) -> str | None:
-    """The option the recalled items favour (similarity-weighted), ties to the earlier
-    option; None when none of them names an option."""
+def vote(question: Question, recalled: Recalled, close: float = 0.0) -> str | None:
+    """The option the recalled items at least `close` to the question favour (similarity-
+    weighted), ties to the earlier option; None when none of them names an option."""
     weights: dict[str, float] = {}
     for record, score in recalled.records:
-        weights[record.answer] = weights.get(record.answer, 0.0) + score
+        if score >= close:
+            weights[record.answer] = weights.get(record.answer, 0.0) + score
     for principle, score in recalled.principles:
-        if principle.answer is not None:
+        if principle.answer is not None and score >= close:
             weights[principle.answer] = weights.get(principle.answer, 0.0) + score
     ranked = [o for o in question.options if weights.get(o, 0) > 0]
     return max(ranked, key=lambda o: weights[o]) if ranked else None
@@ -145,9 +150,12 @@ class NearestDoctor:
 
     label = "nearest"
 
+    def __init__(self, close: float = CLOSE) -> None:
+        self.close = close
+
     async def answer(self, question: Question, recalled: Recalled, on_delta: DeltaFn) -> Reply:
-        """The vote of what memory recalled, else a guess."""
-        chosen = vote(question, recalled)
+        """The vote of what memory recalled close enough, else a guess."""
+        chosen = vote(question, recalled, self.close)
         how = "memory" if chosen is not None else "guess"
         return Reply(text=f"ANSWER: {chosen or guess(question)}", model="nearest",
                      meta={"answered_from": how})

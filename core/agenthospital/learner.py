@@ -185,7 +185,7 @@ class Learner:
             return learned
         learned.principle = text
         candidate = Principle(task, q.encounter.case_id, text, wrong=wrong,
-                              right=right_in_words(task, key),
+                              right=right_in_words(task, key), context=q.context(),
                               answer=reply.meta.get("answer"), step=step,
                               meta={k: v for k, v in (("model", reply.model),
                                                       ("prompt_hash",

@@ -4,8 +4,9 @@
   patient's account, the chosen examination's finding, the diagnosis) and the answer.
 - A `Principle` is a lesson written after a wrong answer (by the doctor reflecting on the
   case, its answer and the right answer) and kept only because a retry with it answered
-  right. A model's principle is text; an offline principle also names the answer it
-  argues for (`answer`), which is how the nearest-record doctor uses it.
+  right; it is found by its text and the case it came from. A model's principle is text;
+  an offline principle also names the answer it argues for (`answer`), which is how the
+  nearest-record doctor uses it.
 
 Items are kept per task, each with the training step it was added at (the library at step
 s is every item whose step is at most s: that is how the store versions it). `recall`
@@ -59,10 +60,13 @@ class Principle:
     answer: str | None = None  # the answer an offline principle argues for
     step: int = 0
     meta: dict[str, Any] = field(default_factory=dict)  # who wrote it (model, prompt hash)
+    context: str = ""  # the case it was learned from, as the doctor saw it
 
     def text(self) -> str:
-        """What retrieval matches on."""
-        return self.text_
+        """What retrieval matches on: the principle and the case that taught it (a lesson
+        is recalled for patients like the one it came from, even when its words are not
+        theirs)."""
+        return f"{self.text_}\n{self.context}" if self.context else self.text_
 
     def render(self) -> str:
         """As shown in a prompt."""

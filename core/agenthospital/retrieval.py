@@ -14,7 +14,9 @@ cosine similarity; the vectors come from an `Embed` callable (`core.llm.LLMClien
 with the embedding model's spec), so retrieval with a model is only a different index.
 
 Both answer `search(text, k)` with (document number, score) pairs, best first; ties are
-broken by the earlier document, so results are deterministic.
+broken by the earlier document, so results are deterministic. A BM25 score is divided by
+the query's score against itself, so 1 means "as close as the query is to itself" and
+scores compare across queries, like a cosine.
 """
 
 from __future__ import annotations
@@ -106,7 +108,14 @@ class Bm25:
         if n == 0:
             return []
         scores = np.zeros(n, dtype=np.float64)
-        for w in set(tokens(text)):
+        words = tokens(text)
+        counts: dict[str, int] = {}
+        for w in words:
+            counts[w] = counts.get(w, 0) + 1
+        avg = self._total / n if n else 1.0
+        norm = self.k1 * (1 - self.b + self.b * len(words) / avg) if avg else self.k1
+        best = 0.0  # the query's score against itself: what 1.0 means
+        for w in counts:
             posting = self._postings.get(w)
             if posting is None:
                 continue
@@ -117,7 +126,9 @@ class Bm25:
             idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
             scores[np.frombuffer(docs, dtype=np.int32)] += \
                 idf * np.frombuffer(weights, dtype=np.float32)
-        return _top(scores, k)
+            tf = counts[w]
+            best += idf * tf * (self.k1 + 1) / (tf + norm)
+        return _top(scores / best if best > 0 else scores, k)
 
     async def add(self, text: str) -> int:
         """Add a document; its number."""

@@ -72,8 +72,13 @@ class _Stage:
 
         turn_kind = _KINDS[q.task] if kind == "answer" else kind
         exam = q.task == "examination" and kind == "answer"
-        reply = await ctx.speak(Role.DOCTOR, turn_kind, timed, doctor_turn=dt,
-                                addressee=Role.EXAMINER if exam else None, meta=meta)
+        index = ctx.start_turn(Role.DOCTOR, dt)
+        started = (utc_now(), time.perf_counter())
+        reply = await ctx.guard(timed(ctx.delta(index, Role.DOCTOR)))
+        chosen = reply.meta.get("answer")
+        ctx.reply_turn(index, Role.DOCTOR, reply, kind=turn_kind, started=started,
+                       addressee=Role.EXAMINER if exam else None, doctor_turn=dt,
+                       tests=[chosen] if exam and chosen else None, meta=meta)
         if kind == "answer":
             ctx.doctor_turns = max(ctx.doctor_turns, dt)
         return reply
