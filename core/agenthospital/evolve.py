@@ -59,6 +59,7 @@ async def test_accuracy(learner: Learner, patients: Patients,
     if concurrency <= 1:
         for enc, key in patients:
             await one(enc, key)
+            await asyncio.sleep(0)  # as in the training loop
     else:
         await asyncio.gather(*(one(e, k) for e, k in patients))
     return {t: right[t] / len(patients) for t in TASKS}
@@ -101,6 +102,9 @@ async def evolve_arm(arm: Arm, learner: Learner, train: Iterable[tuple[Encounter
     for enc, key in train:
         if tally.seen >= train_n:
             break
+        # The offline doctor never waits: give the loop its turn (a Ctrl+C reaches the
+        # run through it) once a patient.
+        await asyncio.sleep(0)
         tally.seen += 1
         outcome = await learner.treat(enc, key, learn=True, step=tally.seen)
         for t in TASKS:

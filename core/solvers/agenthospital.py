@@ -44,7 +44,6 @@ from core.solvers.solution import Solution
 from core.transcript import Role, Turn, utc_now
 from core.views import patient_view
 
-META = "agenthospital"  # the transcript meta key of the answers
 _KINDS = {"examination": "test_request", "diagnosis": "diagnosis", "treatment": "treatment"}
 _DOCTOR_TURN = {t: i for i, t in enumerate(TASKS, 1)}
 
@@ -144,8 +143,8 @@ def _doctor(ctx: SolverContext, learning: bool) -> TaskDoctor:
 
 
 async def play(ctx: SolverContext, learner: Learner, learn: bool) -> Solution:
-    """One patient through the three tasks; the answers, seconds and what was learned in
-    the solution's meta."""
+    """One patient through the three tasks (the answers, their seconds and what was learned
+    are in the turns)."""
     enc = _encounter(ctx)
     await _say_account(ctx, enc)
     stage = _Stage(ctx, ctx.cast())
@@ -155,8 +154,7 @@ async def play(ctx: SolverContext, learner: Learner, learn: bool) -> Solution:
                            "MedAgent-Zero has no feedback to learn from")
     outcome = await learner.treat(enc, key, learn=learn, stage=stage)
     learner.memory.take_added()  # recorded in the memory turns already
-    meta = {t: outcome.answers.get(t) for t in TASKS}
-    return Solution(diagnosis=outcome.answers.diagnosis, meta={META: meta})
+    return Solution(diagnosis=outcome.answers.diagnosis)
 
 
 class AgentHospitalSolver(BaseSolver):
