@@ -172,6 +172,8 @@ def test_a_model_takes_the_tasks_seeing_only_what_it_asked_for(tmp_path: Path,
     (["--task", "agenthospital"], ["no generated Agent Hospital test patients",
                                    "bedside agenthospital generate"]),
     (["--task", "interactive,agenthospital"], ["--task", "one task per run"]),
+    (["--task", "agenthospital", "--doctor", "openai/x", "--one-step"],
+     ["--one-step", "interactive consultation"]),
 ])
 def test_task_options_fail_in_one_line(tmp_path: Path, capsys, args: list[str],
                                        words: list[str]) -> None:

@@ -24,7 +24,8 @@ from tui.app.screens.play import PlayScreen
 
 
 def _fake_human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
-                       api_base: str | None = None, *, max_turns: int = 20) -> Any:
+                       api_base: str | None = None, *, max_turns: int = 20,
+                       task: str = "interactive") -> Any:
     """Stand-in for core.usecases.play.human_config, for the scripted engine of app_support
     (its turn latencies are fixed, so the picture does not depend on timing)."""
     return SimpleNamespace(label=f"human:{name}", max_turns=max_turns)

@@ -102,7 +102,7 @@ async def rewrite(cases: list[Case], spec: AgentSpec, llm: LLMClient, *,
 
 
 def run_cases(store: CaseStore, bundled: list[Case], configs: list[ConsultationConfig],
-              spec: str | None, limit: int | None) -> list[Case]:
+              spec: str | None, limit: int | None, *, one_step: bool = False) -> list[Case]:
     """The cases a run of these configurations plays. The Agent Hospital task plays
     generated patients only (by default the test patients of every seed generated); the
     interactive consultation plays the library, and generated patients only when `--cases`
@@ -112,6 +112,9 @@ def run_cases(store: CaseStore, bundled: list[Case], configs: list[ConsultationC
     from core.usecases.library import GENERATED_SOURCES, library
 
     tasks = {task_of(c.solver) for c in configs}
+    if one_step and tasks != {"interactive"}:
+        raise InputError("the upper bound is the interactive consultation's: leave out "
+                         "--one-step with another --task", field="--one-step")
     if AGENTHOSPITAL not in tasks:
         return select_cases(library(store, bundled, generated=bool(spec)), spec, limit)
     if len(tasks) > 1:

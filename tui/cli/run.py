@@ -177,7 +177,8 @@ def _new_spec(store: Any, plan: Any) -> Any:
     from core.usecases import runs
     from core.usecases.agenthospital import run_cases
 
-    cases = run_cases(store, load_bundled_cases(), plan.configs, plan.cases, plan.limit)
+    cases = run_cases(store, load_bundled_cases(), plan.configs, plan.cases, plan.limit,
+                      one_step=plan.one_step)
     return runs.create(store, cases, plan.configs, concurrency=plan.concurrency,
                        model_limits=plan.model_limits, one_step=plan.one_step,
                        name=plan.name, origin="cli", run_file=plan.run_file)

@@ -133,8 +133,8 @@ class HomeScreen(BedsideScreen):
                                     tooltip="Show only cases whose title or id contains this")
                     yield DataTable(id="cases-table", cursor_type="row", zebra_stripes=True)
                     yield Static(Text("Enter or p: play this case as doctor · n: a case you "
-                                      "have not seen among those shown (identity hidden) · "
-                                      "h: Agent Hospital tasks"), classes="hint")
+                                      "have not seen among those shown (identity hidden)"),
+                                 classes="hint")
             with TabPane("Consultations", id="consultations"):
                 yield DataTable(id="consultations-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: open the transcript · r: results table · "
@@ -151,8 +151,8 @@ class HomeScreen(BedsideScreen):
             with TabPane("Baseline", id="baseline"):
                 yield DataTable(id="baseline-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Finished consultations per doctor; physicians are "
-                                  "human:NAME. CI: Wilson 95 %. r: full results table"),
-                             classes="hint")
+                                  "human:NAME. CI: Wilson 95 %. r: full results table · h: "
+                                  "take the Agent Hospital tasks"), classes="hint")
         yield KeyFooter()
 
     def on_mount(self) -> None:
