@@ -33,6 +33,8 @@ from core.consultation_state import agent_label
 from core.doctortools import TOOLS, ToolChoice, check_doctor, choose
 from core.doctortools import label as tools_label
 from core.errors import InputError
+from core.solvers.registry import (AGENTHOSPITAL, INTERACTIVE, MEDAGENT_ZERO, task_names,
+                                   task_of)
 
 Params = dict[str, Any]  # model parameters for agent strings (api_base, temperature, ...)
 Described = dict[str, Any]  # a stored configuration description (ConsultationConfig.describe)
@@ -203,6 +205,50 @@ def _read_tools(described: Described) -> str:
     if described.get("solver") != "tools":
         return "none"
     return tools_label(list((described.get("solver_options") or {}).get("tools") or []))
+# -- the task and MedAgent-Zero's memory ----------------------------------------------------
+
+def _task(text: str, params: Params) -> str:
+    if text not in task_names():
+        raise InputError(f"unknown task '{text}' (known: {', '.join(task_names())})",
+                         field="--task")
+    return text
+
+
+def _apply_task(config: ConsultationConfig, value: str) -> ConsultationConfig:
+    # The interactive consultation is the default strategy: it leaves the configuration to
+    # the factors after it (the doctor tools make it the `tools` solver).
+    if value == INTERACTIVE:
+        return config
+    return config.model_copy(update={"solver": value, "solver_options": {}})
+
+
+def _read_task(described: Described) -> str:
+    return task_of(described.get("solver"))
+
+
+MEMORY_ARMS = ("none", "records", "experience", "both")
+
+
+def _memory(text: str, params: Params) -> str:
+    if text not in MEMORY_ARMS:
+        raise InputError(f"must be one of {', '.join(MEMORY_ARMS)} (got {text!r})",
+                         field="--memory")
+    return text
+
+
+def _apply_memory(config: ConsultationConfig, value: str) -> ConsultationConfig:
+    if value == "none":
+        return config
+    if config.solver != AGENTHOSPITAL:
+        raise InputError("MedAgent-Zero's memory plays the Agent Hospital task: add "
+                         "--task agenthospital", field="--memory")
+    return config.model_copy(update={"solver": MEDAGENT_ZERO, "solver_options": {"arm": value}})
+
+
+def _read_memory(described: Described) -> str:
+    if described.get("solver") != MEDAGENT_ZERO:
+        return "none"
+    return str((described.get("solver_options") or {}).get("arm", "both"))
 
 
 _MODEL = " or a model string"
@@ -222,6 +268,14 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
            _read_moderators, combine="+,", choices=("exact",)),
     Factor("max_turns", "N", "doctor turn budget, 1 to 200 (default 20)", "20",
            _max_turns, _set("max_turns"), _read_max_turns),
+    Factor("task", "TASK", "what the doctor is asked, a task of core.solvers.registry: "
+           "interactive (default: AgentClinic's consultation) or agenthospital "
+           "(examination, diagnosis, treatment level, on generated Agent Hospital patients)",
+           INTERACTIVE, _task, _apply_task, _read_task, choices=tuple(task_names())),
+    Factor("memory", "ARM", "MedAgent-Zero with --task agenthospital: the doctor learns over "
+           "the run's cases, keeping records, experience (principles) or both (default none: "
+           "no learning)", "none", _memory, _apply_memory, _read_memory,
+           choices=MEMORY_ARMS),
     _bias_factor("patient"),
     _bias_factor("doctor"),
     Factor("images", "MODE", "when the doctor sees a case's images: upfront (default, with "

@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import (bias_texts, fidelity_texts, image_texts, metric_texts, texts,
-                          tool_texts)
+from core.prompts import (agenthospital_texts, bias_texts, fidelity_texts, image_texts,
+                          metric_texts, texts, tool_texts)
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,11 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("notebook/v1", tool_texts.NOTEBOOK_WRITE),
         Prompt("critique/v1", tool_texts.CRITIQUE),
         Prompt("reflect/v1", tool_texts.REFLECT),
+        *(Prompt(f"ah-{task}/v1", text) for task, text in agenthospital_texts.TASKS.items()),
+        Prompt("ah-memory-records/v1", agenthospital_texts.MEMORY_RECORDS),
+        Prompt("ah-memory-principles/v1", agenthospital_texts.MEMORY_PRINCIPLES),
+        Prompt("ah-reflect/v1", agenthospital_texts.REFLECT),
+        Prompt("ah-rewrite/v1", agenthospital_texts.REWRITE),
     )
 }
 # The bias paragraphs (`bias_texts`, added to a model agent's instructions by
@@ -85,6 +90,12 @@ PROMPTS.update({f"bias/{role}/{name}/v1": Prompt(f"bias/{role}/{name}/v1", text)
                 for name, text in table.items()})
 UNKNOWN_ILLNESS = Prompt("bias/patient/unknown-illness/v1", bias_texts.UNKNOWN_ILLNESS)
 PROMPTS[UNKNOWN_ILLNESS.id] = UNKNOWN_ILLNESS
+# The Agent Hospital prompts: one per task, the memory sections, the reflection that
+# writes a principle, the generator's patient-voice rewrite.
+AH_TASKS = {t: PROMPTS[f"ah-{t}/v1"] for t in agenthospital_texts.TASKS}
+AH_MEMORY = (PROMPTS["ah-memory-records/v1"], PROMPTS["ah-memory-principles/v1"])
+AH_REFLECT = PROMPTS["ah-reflect/v1"]
+AH_REWRITE = PROMPTS["ah-rewrite/v1"]
 # The metric prompts (and the one-step doctor's), by name; the judge's rubric is part of
 # what its grades depend on, so its hash covers template and rubric (report_score).
 REPORT_JUDGE = PROMPTS["metric-report-judge/v1"]
@@ -115,6 +126,9 @@ ROLE_PROMPTS: dict[str, tuple[str, ...]] = {
     "moderator": ("moderator/v1", "moderator-question/v1", "language-moderator/v1",
                   "language-lines/v1"),
 }
+# The prompts an Agent Hospital model doctor uses (MedAgent-Zero adds the reflection).
+AH_DOCTOR_PROMPTS = (*(f"ah-{t}/v1" for t in agenthospital_texts.TASKS),
+                     "ah-memory-records/v1", "ah-memory-principles/v1", "ah-reflect/v1")
 
 # (role, agent kind) → the module whose `tables()` decides a model-free agent's behaviour.
 OFFLINE_AGENTS: dict[tuple[str, str], str] = {

@@ -59,3 +59,12 @@ class Scorer(Protocol):
     async def score(self, case: Case, done: Finished) -> Scores:
         """Every value in `names` for this consultation."""
         ...
+
+
+class OfflineScorer(Scorer, Protocol):
+    """A scorer that needs no model: it also computes synchronously (the store's batch
+    scoring, `core.usecases.scoring.compute_offline`, calls it in a loop)."""
+
+    def compute(self, case: Case, done: Finished) -> Scores:
+        """Every value in `names`, without awaiting."""
+        ...

@@ -14,9 +14,10 @@ from typing import Literal
 from core.config import AgentSpec
 from core.errors import InputError
 from core.llm import LLMClient
-from core.scorers.base import Scorer
+from core.scorers.base import OfflineScorer, Scorer
 from core.scorers.llm import PatientReported, ReportGrade
 from core.scorers.offline import OfflineMetrics
+from core.scorers.tasks import AgentHospitalTasks
 from core.scorers.verdict import VerdictScorer
 
 ScorerKind = Literal["verdict", "offline", "model"]
@@ -51,7 +52,18 @@ SCORERS: dict[str, ScorerEntry] = {e.name: e for e in (
     ScorerEntry("patient_reported", "model", "the patient rates the doctor 1-10 (three items)",
                 lambda spec, llm: PatientReported.from_spec(_needs(spec, "patient_reported"),
                                                             llm)),
+    ScorerEntry("agenthospital_tasks", "offline", "Agent Hospital: each task's verdict and "
+                "the seconds it took", lambda spec, llm: AgentHospitalTasks()),
 )}
+#: The scorer of each task other than the interactive consultation (its verdicts per task,
+#: stored with the offline metrics): a task's one line besides its solver's.
+TASK_SCORERS: dict[str, Callable[[], OfflineScorer]] = {"agenthospital": AgentHospitalTasks}
+
+
+def task_scorer(task: str) -> OfflineScorer | None:
+    """The offline scorer of a task's verdicts (None for the interactive consultation)."""
+    make = TASK_SCORERS.get(task)
+    return make() if make is not None else None
 
 
 def make_scorer(name: str, spec: AgentSpec | None = None,

@@ -80,11 +80,30 @@ def results_table(store: RunsStore, *, by: str | tuple[str, ...] = "model",
     from core.factors import parse_by
     from core.metrics.table import results_rows
 
+    from core.usecases.task_results import is_task
+
     keys = parse_by(by if isinstance(by, str) else ",".join(by))
-    rows = with_factors(consultation_rows(store, run_id), keys)
+    # The other tasks' consultations have rows of their own (`task_results`).
+    rows = [r for r in with_factors(consultation_rows(store, run_id), keys) if not is_task(r)]
     metrics = metrics_by_consultation(store, [r["id"] for r in rows
                                               if r["status"] == "finished"])
     return results_rows(rows, metrics, keys)
+
+
+def task_results(store: RunsStore, *, by: str | tuple[str, ...] = "model",
+                 run_id: str | None = None) -> list[dict[str, Any]]:
+    """The other tasks' rows (`core.usecases.task_results`): one per task, group, doctor
+    and settings, from the stored task verdicts."""
+    from core.factors import parse_by
+    from core.scorers.tasks import SECONDS_METRICS, TASK_METRICS
+    from core.usecases.task_results import is_task, task_rows
+
+    keys = parse_by(by if isinstance(by, str) else ",".join(by))
+    rows = [r for r in with_factors(consultation_rows(store, run_id), keys) if is_task(r)]
+    done = [r["id"] for r in rows if r["status"] == "finished"]
+    metrics = store.metrics_by_consultation(done, (*TASK_METRICS, *SECONDS_METRICS)) \
+        if done else {}
+    return task_rows(rows, metrics, keys)
 
 
 def consultation_table(store: RunsStore, *, run_id: str | None = None,
@@ -119,10 +138,12 @@ def baseline(store: RunsStore, humans_only: bool = True) -> list[BaselineRow]:
     results table does.
     """
     from core.metrics.table import is_one_step, results_rows
+    from core.usecases.task_results import is_task
 
-    # Only finished consultations are scored, so only they can change these columns.
+    # Only finished consultations are scored, so only they can change these columns; the
+    # baseline is the interactive consultation's (other tasks have their own rows).
     rows = [r for r in consultation_rows(store, status="finished")
-            if not is_one_step(r) and (not humans_only or
+            if not is_one_step(r) and not is_task(r) and (not humans_only or
                                        (r["doctor"] or "").startswith("human:"))]
     metrics = metrics_by_consultation(store, [r["id"] for r in rows], ("accuracy",))
     minutes = _mean_minutes(rows, metrics)

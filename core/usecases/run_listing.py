@@ -102,14 +102,30 @@ def settings_of(described: dict[str, Any]) -> list[str]:
     moderators = [agent_label(m) for m in described.get("moderators") or []]
     if moderators and moderators != ["exact"]:
         out.append("moderator " + ", ".join(str(m) for m in moderators))
-    tools = settings_words(described)  # the doctor tools in words, not as solver options
-    out += tools
+    # The solver in the words of the factors that chose it (doctor tools, a task), not as
+    # raw solver options.
+    said = settings_words(described) + _task_settings(described)
+    out += said
     for key, value in described.items():
-        if key in _NOT_SETTINGS or value in (None, {}, []) or tools and key in _SOLVER:
+        if key in _NOT_SETTINGS or value in (None, {}, []) or (said and key in _SOLVER):
             continue
         if _DEFAULTS.get(key, _MISSING) != value:
             out.append(f"{key.replace('_', ' ')} {_value(value)}")
     return out
+
+
+def _task_settings(described: dict[str, Any]) -> list[str]:
+    """A task's solver in the words of the factors that chose it ('task agenthospital',
+    'memory both'); [] for the default or a solver no task factor explains."""
+    from core.factors import FACTORS
+    from core.solvers.registry import AGENTHOSPITAL, MEDAGENT_ZERO
+
+    if described.get("solver") not in (AGENTHOSPITAL, MEDAGENT_ZERO):
+        return []
+    if set(described.get("solver_options") or {}) - {"arm"}:
+        return []  # options the factors do not set: say them as they are
+    return [f"{name} {FACTORS[name].read(described)}" for name in ("task", "memory")
+            if FACTORS[name].read(described) != FACTORS[name].default]
 
 
 def _configurations(run: RunRecord) -> list[dict[str, Any]]:

@@ -74,7 +74,8 @@ def _one_step(c: ConsultationSummary) -> bool:
 def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: bool = False,
                     find_case: Finder | None = None) -> int:
     """Compute and store the offline metrics of finished consultations that lack them, or
-    whose case's content changed since they were computed (all of them with `recompute`).
+    whose case's content changed since they were computed (all of them with `recompute`),
+    and the per-task verdicts of the consultations of other tasks (Agent Hospital's).
     Consultations whose case cannot be found are skipped. Returns how many were scored."""
     from core.metrics.compute import compute_metrics
     from core.metrics.names import OFFLINE_NAMES
@@ -95,7 +96,9 @@ def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: b
                                   one_step=_one_step(c) or None)
         store.save_metrics(c.id, metrics, case_hash=digest)
         done += 1
-    return done
+    from core.usecases.task_results import compute_task_metrics
+
+    return done + compute_task_metrics(store, run_id=run_id, recompute=recompute)
 
 
 class ScoreSummary(BaseModel):
