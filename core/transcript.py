@@ -26,6 +26,7 @@ class Role(StrEnum):
     EXAMINER = "examiner"
     MODERATOR = "moderator"
     SYSTEM = "system"
+    HOST = "host"  # the host of collaborating doctors (AI Hospital's dispute resolution)
 
 
 class EndReason(StrEnum):
@@ -59,7 +60,10 @@ class Turn(BaseModel):
     kind: str = Field(
         "message",
         description="'question', 'test_request', 'diagnosis', 'answer', 'result', 'refusal', "
-        "'verdict', 'report' or 'message'.",
+        "'verdict', 'report' or 'message'; AI Hospital's protocol adds 'complaint' (the "
+        "patient's opening) and 'relay' (a test request the patient passes on); a "
+        "collaboration 'initial' (a doctor's own report), 'assessment' (the host's reading of "
+        "the reports), 'revision' (a doctor's revised report) and 'final' (the joint one).",
     )
     tests: list[str] = Field(default_factory=list, description="Test names requested or reported.")
     started_at: str | None = Field(None, description="ISO UTC time the turn began.")

@@ -3,7 +3,8 @@
 Serves `POST /v1/chat/completions` (streaming SSE and plain JSON) and `GET /v1/models` over
 HTTP/1.1 keep-alive on an asyncio loop in a background thread; TCP_NODELAY is set on every
 accepted socket. Replies are scripted per role, detected from the prompt id our system
-prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a queue
+prompts end with (`bedside/<role>/v1`; a case conference's host and revising doctors are
+the roles 'host-assess', 'host-agree', 'host-final', 'revision' and 'revision-plain'). Faults are injected per request, from a queue
 (`server.faults.append("429")`) or a rule (`fault_rule(body, n) -> fault | None`):
 "429", "500", "401" (a bad API key, as OpenAI words it), "hang" (no answer for
 `hang_seconds`), "malformed" (invalid JSON / SSE) and "empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
@@ -28,7 +29,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-ROLE_RE = re.compile(r"bedside/(doctor|patient|examiner|moderator|report)/v\d+")
+ROLE_RE = re.compile(r"bedside/((?:doctor|patient|examiner|moderator|report|host|revision)"
+                     r"(?:-[a-z]+)?)/v\d+")
+# Prompt ids that play a role of the same name (AI Hospital's protocol keeps the doctor).
+ROLE_ALIASES = {"doctor-aihospital": "doctor"}
 Reply = str | Callable[[dict[str, Any], int], str]
 
 
@@ -57,6 +61,18 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "rating_patient": '{"confidence": 8, "compliance": 9, "consult_again": 7}',
     "fidelity_grader": ('{"consistent": "yes", "addresses": "yes", "accurate": "yes", '
                         '"reason": "matches the record"}'),
+    # A case conference (core.solvers.collaborate): the host's readings, its joint report
+    # and a doctor's revision. Scripted per test for anything but agreement at once.
+    "host-assess": "CONSENSUS: yes",
+    "host-agree": "CONSENSUS: yes",
+    "host-final": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: inferior "
+                   "STEMI\nDiagnostic rationale: both doctors agree\nTreatment plan: "
+                   "primary PCI"),
+    "revision": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: inferior "
+                 "STEMI\nDiagnostic rationale: unchanged\nTreatment plan: primary PCI"),
+    "revision-plain": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: "
+                       "inferior STEMI\nDiagnostic rationale: unchanged\nTreatment plan: "
+                       "primary PCI"),
     "unknown": "OK.",
 }
 # The metric prompts (core/prompts/metric_texts.py) carry no id line; they are told apart by
@@ -74,7 +90,7 @@ def detect_role(body: dict[str, Any]) -> str:
     for message in body.get("messages", []):
         content = str(message.get("content", ""))
         for m in ROLE_RE.finditer(content):
-            found = m.group(1)
+            found = ROLE_ALIASES.get(m.group(1), m.group(1))
         for opening, role in METRIC_OPENINGS:
             if content.startswith(opening):
                 found = role

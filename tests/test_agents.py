@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from core import prompts
-from core.agents import moderator, retrieval_examiner, retrieval_patient, templates
+from core.agents import (moderator, retrieval_examiner, retrieval_patient, scripted_doctor,
+                         templates)
 from core.agents.base import DoctorState
 from core.agents.human_doctor import HumanDoctor
 from core.agents.llm_agents import LLMExaminer, LLMPatient
@@ -127,7 +128,7 @@ OFFLINE = {"doctor": "scripted", "patient": "retrieval", "examiner": "retrieval"
 
 def test_offline_roles_record_the_hash_of_their_tables() -> None:
     hashes = prompts.hashes_for(OFFLINE)
-    assert set(hashes) == {"scripted-doctor/1", retrieval_patient.VERSION,
+    assert set(hashes) == {scripted_doctor.VERSION, retrieval_patient.VERSION,
                            retrieval_examiner.VERSION, moderator.VERSION}
     assert all(len(h) == 64 for h in hashes.values())
     both = prompts.hashes_for({**OFFLINE, "moderator": "exact,llm"})
@@ -144,7 +145,7 @@ def test_changing_a_template_or_a_cue_changes_the_hash(monkeypatch: pytest.Monke
     after = prompts.hashes_for(OFFLINE)
     patient, examiner = retrieval_patient.VERSION, retrieval_examiner.VERSION
     assert after[patient] != before[patient]
-    assert after["scripted-doctor/1"] == before["scripted-doctor/1"]
+    assert after[scripted_doctor.VERSION] == before[scripted_doctor.VERSION]
     monkeypatch.setitem(templates.PHRASES["en"], "refusal", "Name them.")
     prompts.offline_fingerprint.cache_clear()
     assert prompts.hashes_for(OFFLINE)[examiner] != before[examiner]

@@ -36,19 +36,26 @@ class LLMDoctor:
     """A model playing the doctor."""
 
     def __init__(self, view: DoctorView, spec: AgentSpec, client: LLMClient,
-                 max_turns: int) -> None:
+                 max_turns: int, protocol: str = "agentclinic") -> None:
         options = ("Possible diagnoses to choose from: " + "; ".join(view.options)
                    if view.options else "")
-        self.system = prompts.get("doctor/v1").format(
+        prompt = prompts.PROTOCOL_DOCTOR_PROMPTS.get(protocol, ("doctor/v1",))[0]
+        self.system = prompts.get(prompt).format(
             objective=view.objective, max_turns=max_turns,
             language_name=prompts.language_name(view.language), options=options)
+        # Under AI Hospital's protocol the patient speaks first: no cue to begin.
+        self.opening = protocol == "agentclinic"
         self.spec, self.client, self.label = spec, client, spec.display()
 
     def messages(self, turns: list[Turn], last: bool) -> Messages:
-        """The dialogue from the doctor's side."""
-        msgs: Messages = [{"role": "system", "content": self.system},
-                          {"role": "user", "content": "The patient is here. Begin."}]
+        """The dialogue from the doctor's side (the requests the patient relays to the
+        examiner are the doctor's own words: left out)."""
+        msgs: Messages = [{"role": "system", "content": self.system}]
+        if self.opening:
+            msgs.append({"role": "user", "content": "The patient is here. Begin."})
         for t in turns:
+            if t.kind == "relay":
+                continue
             if t.role == Role.DOCTOR:
                 msgs.append({"role": "assistant", "content": t.content})
             elif t.role in (Role.PATIENT, Role.EXAMINER):
@@ -107,7 +114,10 @@ class LLMPatient:
         for t in turns:
             if t.role == Role.DOCTOR and t.kind == "question":
                 msgs.append({"role": "user", "content": t.content})
-            elif t.role == Role.PATIENT:
+            elif t.role == Role.PATIENT and t.kind == "complaint":  # AI Hospital's opening
+                msgs.append({"role": "user", "content": str(t.meta.get("opening", ""))})
+                msgs.append({"role": "assistant", "content": t.content})
+            elif t.role == Role.PATIENT and t.kind != "relay":
                 msgs.append({"role": "assistant", "content": t.content})
         msgs.append({"role": "user", "content": question})
         return await self.client.complete(self.spec, msgs, on_delta)

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import fidelity_texts, metric_texts, texts
+from core.prompts import collab_texts, fidelity_texts, metric_texts, texts
 
 
 @dataclass(frozen=True)
@@ -59,6 +59,12 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("metric-one-step-doctor/v1", metric_texts.ONE_STEP_DOCTOR),
         Prompt("fidelity-grader-patient/v1", fidelity_texts.GRADER_PATIENT),
         Prompt("fidelity-grader-examiner/v1", fidelity_texts.GRADER_EXAMINER),
+        Prompt("doctor-aihospital/v1", collab_texts.DOCTOR_AIHOSPITAL),
+        Prompt("host-assess/v1", collab_texts.HOST_ASSESS),
+        Prompt("host-agree/v1", collab_texts.HOST_AGREE),
+        Prompt("host-final/v1", collab_texts.HOST_FINAL),
+        Prompt("revision/v1", collab_texts.REVISION),
+        Prompt("revision-plain/v1", collab_texts.REVISION_PLAIN),
     )
 }
 # The metric prompts (and the one-step doctor's), by name; the judge's rubric is part of
@@ -77,6 +83,12 @@ ROLE_PROMPTS: dict[str, tuple[str, ...]] = {
     "patient": ("patient/v2",),
     "examiner": ("examiner/v2", "examiner-request/v1"),
     "moderator": ("moderator/v1", "moderator-question/v1"),
+    "host": ("host-assess/v1", "host-agree/v1", "host-final/v1"),
+    "collaborator": ("revision/v1", "revision-plain/v1"),
+}
+#: The doctor's prompts under AI Hospital's protocol (`ConsultationConfig.protocol`).
+PROTOCOL_DOCTOR_PROMPTS: dict[str, tuple[str, ...]] = {
+    "aihospital": ("doctor-aihospital/v1", "doctor-last-turn/v1", "report/v1"),
 }
 
 # (role, agent kind) → the module whose `tables()` decides a model-free agent's behaviour.
@@ -85,6 +97,10 @@ OFFLINE_AGENTS: dict[tuple[str, str], str] = {
     ("examiner", "retrieval"): "core.agents.retrieval_examiner",
     ("doctor", "scripted"): "core.agents.scripted_doctor",
     ("moderator", "exact"): "core.agents.moderator",
+    ("host", "scripted"): "core.agents.host",
+    ("collaborator", "scripted"): "core.agents.scripted_doctor",
+    ("intent", "rules"): "core.intent",
+    ("protocol", "aihospital"): "core.solvers.protocols",
 }
 
 LANGUAGE_NAMES = {"en": "English", "es": "Spanish", "fr": "French", "de": "German",

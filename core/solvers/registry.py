@@ -16,6 +16,7 @@ from typing import Any
 from core.config import ConsultationConfig
 from core.errors import InputError
 from core.solvers.base import Solver
+from core.solvers.collaborate import COLLABORATE, CollaborateSolver
 from core.solvers.interactive import INTERACTIVE, InteractiveSolver
 from core.solvers.one_step import ONE_STEP, OneStepSolver
 
@@ -34,6 +35,8 @@ SOLVERS: dict[str, SolverEntry] = {e.name: e for e in (
                 InteractiveSolver),
     SolverEntry(ONE_STEP, "the whole case at once, answered in one turn (the upper bound)",
                 OneStepSolver),
+    SolverEntry(COLLABORATE, "several doctors, each after its own consultation, revise "
+                "their reports round by round under a host (AI Hospital)", CollaborateSolver),
 )}
 
 

@@ -19,9 +19,10 @@ from core.ports.runs import RunsStore
 from core.records.runs import ConsultationSummary, RunCounts, RunRecord
 from core.usecases.runs import planned_size
 
-#: Parts of a stored description that are not settings (identity, hashes, the agents).
+#: Parts of a stored description that are not settings (identity, hashes, the agents; the
+#: solver and its options are said in words of their own).
 _NOT_SETTINGS = {"doctor", "patient", "examiner", "moderators", "config_key", "prompts",
-                 "case_hash"}
+                 "case_hash", "solver", "solver_options", "mode"}
 #: Agent fields that identify the agent rather than set it (or must never be shown).
 _NOT_PARAMS = {"kind", "model", "label", "api_key_env"}
 _DEFAULTS: dict[str, Any] = ConsultationConfig().describe()
@@ -84,8 +85,26 @@ def _agent_params(role: str, spec: Any) -> list[str]:
         default = AgentSpec(kind=spec["kind"]).model_dump(mode="json", exclude_none=True)
     except ValueError:
         return []
+    # A scripted doctor's seed is in its label ('scripted:seed=2').
+    hidden = _NOT_PARAMS | ({"seed"} if spec["kind"] == "scripted" else set())
     return [f"{role} {k.replace('_', ' ')} {_value(v)}" for k, v in spec.items()
-            if k not in _NOT_PARAMS and default.get(k, _MISSING) != v and v is not None]
+            if k not in hidden and default.get(k, _MISSING) != v and v is not None]
+
+
+def _solver_words(described: dict[str, Any]) -> list[str]:
+    """A solver other than the interactive one, with its options in words: an agent by its
+    label, the list of agents that is a team left out (it is the doctor shown)."""
+    solver = described.get("solver")
+    if not solver or solver == "interactive":
+        return []
+    words = []
+    for key, value in (described.get("solver_options") or {}).items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) and "kind" in v
+                                                     for v in value):
+            continue
+        shown = agent_label(value) if isinstance(value, dict) else _value(value)
+        words.append(f"{key.replace('_', ' ')} {shown}")
+    return [f"{solver}" + (f" ({', '.join(words)})" if words else "")]
 
 
 def settings_of(described: dict[str, Any]) -> list[str]:
@@ -100,6 +119,7 @@ def settings_of(described: dict[str, Any]) -> list[str]:
     moderators = [agent_label(m) for m in described.get("moderators") or []]
     if moderators and moderators != ["exact"]:
         out.append("moderator " + ", ".join(str(m) for m in moderators))
+    out += _solver_words(described)
     for key, value in described.items():
         if key in _NOT_SETTINGS or value in (None, {}, []):
             continue
