@@ -64,8 +64,8 @@ def cell(value: Any, fmt: str) -> str:
         return "-"
     if fmt == "pct":
         return f"{value * 100:.1f}%"
-    if fmt == "s":
-        return sanitize(str(value))
+    if fmt == "s":  # one line per row: a line break inside a value (a diagnosis) is a space
+        return sanitize(" ".join(str(value).split()))
     if fmt == "d01":
         return "yes" if value >= 0.5 else "no"
     return format(value, fmt)
