@@ -80,3 +80,12 @@ def team_size(described: dict[str, Any]) -> int:
         return 0
     doctors = (described.get("solver_options") or {}).get("doctors")
     return len(doctors) if isinstance(doctors, list) else 0
+
+
+def speaker(role: str, meta: dict[str, Any] | None) -> str:
+    """Who speaks a turn as every reader sees it: 'Doctor A' for one of several
+    collaborating doctors (never its model), else the role ('Doctor', 'Host', …)."""
+    label = (meta or {}).get("collaborator")
+    if role == "doctor" and isinstance(label, str) and label:
+        return f"Doctor {label}"
+    return role.title()

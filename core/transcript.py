@@ -94,6 +94,16 @@ class FinalReport(BaseModel):
     treatment_plan: str | None = Field(None, description="What to do.")
     differential: list[str] = Field(default_factory=list, description="Alternatives considered.")
 
+    def as_text(self) -> str:
+        """The report as a reader (and `parse_report`) reads it: each part under its
+        heading, the parts left empty left out."""
+        parts = [("Symptoms", self.symptoms), ("Examinations", self.examinations),
+                 ("Diagnostic results", self.diagnostic_results),
+                 ("Differential", "; ".join(self.differential)),
+                 ("Diagnostic rationale", self.rationale),
+                 ("Treatment plan", self.treatment_plan)]
+        return "\n".join(f"{k}: {v.strip()}" for k, v in parts if v and v.strip())
+
 
 class Transcript(BaseModel):
     """A whole consultation, finished or imported."""

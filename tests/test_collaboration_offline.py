@@ -118,3 +118,15 @@ def test_offline_collaboration_through_the_command_line(tmp_path: Path, capsys) 
     assert "-- collaboration --" in text and "0:2 1:1" in text
     assert main(["run", "--db", db, "--rounds", "2"]) == 2
     assert "--rounds" in capsys.readouterr().err
+
+
+def test_the_scripted_report_reads_as_its_five_parts() -> None:
+    from core.agents.llm_agents import parse_report
+
+    t = asyncio.run(run_consultation(CASES["card-003"], ConsultationConfig(final_report=True),
+                                     ListSink(), consultation_id="c"))
+    turn = t.turns[-1]
+    assert turn.kind == "report" and turn.content.startswith("Symptoms: ")
+    assert "\\n" not in turn.content and "{" not in turn.content  # no JSON
+    assert t.report is not None
+    assert parse_report(turn.content).diagnostic_results == t.report.diagnostic_results

@@ -183,8 +183,10 @@ class RuleHost:
         base = chosen.report or FinalReport()
         report = base.model_copy(update={"diagnostic_results": chosen.diagnosis,
                                          "rationale": why})
-        text = TeamReport("joint", chosen.diagnosis, report).full()
-        return Reply(text=f"Joint report.\n{text}", model="scripted", report=report)
+        # The findings are the chosen doctor's (in its report above): the turn says so.
+        text = TeamReport("joint", chosen.diagnosis, report).opinion()
+        return Reply(text=f"Joint report (symptoms and examinations as in {chosen.name}'s "
+                          f"report).\n{text}", model="scripted", report=report)
 
 
 class LLMHost:

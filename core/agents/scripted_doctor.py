@@ -171,10 +171,10 @@ class ScriptedDoctor:
             symptoms=" ".join(patient[:4]) or None,
             examinations="\n".join(results) or None,
             diagnostic_results=self.diagnose(heard),
-            rationale="Chosen by keyword fit to the history and results (scripted doctor).",
+            rationale="Chosen by keyword fit to the history and results.",
             treatment_plan="Treat according to local guidelines for the diagnosis.",
         )
-        return Reply(text=report.model_dump_json(), model="scripted", report=report)
+        return Reply(text=report.as_text(), model="scripted", report=report)
 
     def score(self, diagnosis: str | None, heard: str) -> float | None:
         """How well a diagnosis fits what was heard, by this doctor's table; None for a

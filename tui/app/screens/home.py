@@ -12,7 +12,7 @@ load after the first paint).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
@@ -76,6 +76,16 @@ def _percent(value: float | None) -> str:
 
 def _interval(low: float | None, high: float | None) -> str:
     return "—" if low is None or high is None else f"{low:.0%}–{high:.0%}"
+
+
+def _turns_tests(c: Any) -> tuple[Any, Any]:
+    """A consultation's doctor turns and tests; '-' for a collaboration's joint result,
+    which has none of its own (its doctors' own consultations, listed too, have them)."""
+    from core.collaboration import is_joint
+
+    if is_joint(c.origin, c.config):
+        return Text("-", justify="right"), Text("-", justify="right")
+    return c.doctor_turns, c.tests_ordered
 
 
 class HomeScreen(BedsideScreen):
@@ -261,8 +271,8 @@ class HomeScreen(BedsideScreen):
         store = self.bedside.store
         fill(self.query_one("#consultations-table", DataTable),
              ("Case", "Doctor", "Status", "Verdict", "Turns", "Tests", "Cost $", "Started"),
-             ((c.id, (c.case_id, c.doctor, c.status, _verdict(c.correct), c.doctor_turns,
-                      c.tests_ordered, c.cost_usd, _minute(c.started_at)))
+             ((c.id, (c.case_id, c.doctor, c.status, _verdict(c.correct),
+                      *_turns_tests(c), c.cost_usd, _minute(c.started_at)))
               for c in store.list_consultations(include_superseded=True, newest_first=True,
                                                 limit=1000)))
         fill(self.query_one("#runs-table", DataTable), RUN_COLUMNS,
