@@ -206,9 +206,26 @@ def test_a_doctors_failed_consultation_fails_the_collaboration(tmp_path: Path) -
         store = open_store(tmp_path / "f.db")
         spec = runs.create(store, [CASE], plan.configs, concurrency=1)
         (outcome,) = asyncio.run(runs.execute(store, spec, llm=LLMClient(stream=False)))
-    assert outcome.status == "failed"
-    assert "Doctor B's own consultation failed" in (outcome.reason or "")
-    rows = {c.config_key.rsplit("~", 1)[-1] if "~" in (c.config_key or "") else "joint": c
-            for c in store.list_consultations(run_id=spec.run_id)}
-    assert rows["A"].status == "finished" and rows["B"].status == "failed"
-    assert rows["joint"].status == "failed"
+        assert outcome.status == "failed"
+        assert "Doctor B's own consultation failed" in (outcome.reason or "")
+
+        def rows() -> dict[str, Any]:
+            return {c.config_key.rsplit("~", 1)[-1] if "~" in (c.config_key or "")
+                    else "joint": c for c in store.list_consultations(run_id=spec.run_id)}
+
+        first = rows()
+        assert first["A"].status == "finished" and first["B"].status == "failed"
+        assert first["joint"].status == "failed"
+        # Resumed with the failures retried, the collaboration is played again whole.
+        server.fault_rule = None
+        again = runs.resume(store, spec.run_id)
+        (redone,) = asyncio.run(runs.execute(store, again, retry_failed=True,
+                                             llm=LLMClient(stream=False)))
+    assert redone.status == "finished"
+    now = rows()
+    assert {k: r.status for k, r in now.items()} == {"joint": "finished", "A": "finished",
+                                                    "B": "finished"}
+    assert {r.id for r in now.values()}.isdisjoint(r.id for r in first.values())
+    every = store.list_consultations(run_id=spec.run_id, include_superseded=True)
+    assert sorted(c.status for c in every if c.id in {r.id for r in first.values()}) == \
+        ["superseded"] * 3  # kept, never deleted

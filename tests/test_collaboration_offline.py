@@ -130,3 +130,35 @@ def test_the_scripted_report_reads_as_its_five_parts() -> None:
     assert "\\n" not in turn.content and "{" not in turn.content  # no JSON
     assert t.report is not None
     assert parse_report(turn.content).diagnostic_results == t.report.diagnostic_results
+
+
+def test_the_joint_result_is_graded_and_its_doctors_rated_by_their_patients(
+        tmp_path: Path) -> None:
+    from core.metrics.llmcall import JudgeInfo
+    from core.metrics.names import JOINT_NO_PATIENT
+    from core.usecases.scoring import compute_llm
+    from db.store import open_store
+
+    db = tmp_path / "g.db"
+    assert main(["run", "--db", str(db), "--collaborate", "scripted,scripted:seed=2",
+                 "--cases", "card-003", "--json"]) == 0
+    store = open_store(db)
+    asked: list[str] = []
+
+    async def judge(messages: list[dict[str, str]]) -> str:
+        return ('{"symptoms": "A", "examinations": "B", "diagnostic_results": "C", '
+                '"rationale": "B", "treatment_plan": "D"}')
+
+    async def patient(messages: list[dict[str, str]]) -> str:
+        asked.append(messages[-1]["content"])
+        return '{"confidence": 6, "compliance": 7, "consult_again": 5}'
+
+    summary = asyncio.run(compute_llm(store, judge=judge, judge_info=JudgeInfo("j"),
+                                      patient=patient, patient_info=JudgeInfo("p")))
+    assert summary.failures == []
+    by_origin = {c.origin: store.get_metrics(c.id) for c in store.list_consultations()}
+    joint = by_origin["collaborate"]
+    assert joint["report_score"][0] is not None
+    assert joint["pr_confidence"] == (None, {"reason": JOINT_NO_PATIENT})
+    assert by_origin["collaborator"]["pr_confidence"][0] == 6.0
+    assert len(asked) == 2  # the two doctors' own consultations, never the conference

@@ -27,6 +27,8 @@ NO_REPORT = "no final report"
 ONE_STEP = "one_step"  # origin / mode / config-key prefix of upper-bound consultations
 ONE_STEP_TAG = " [one-step]"
 COLLABORATION = "collaborate"  # mode of a collaboration's joint consultation
+JOINT_NO_PATIENT = ("a collaboration's joint result: no consultation of its own for a patient "
+                    "to rate (its doctors' own consultations are rated)")
 
 # Every field of a results row after the group column, in order (the CSV header, also for
 # an empty table).

@@ -179,9 +179,11 @@ def show_run(store: RunsStore, run_ref: str) -> RunSummary:
         by_key.setdefault(row.config_key or "?", []).append(row)
     keys = [str(c.get("config_key")) for c in _configurations(run)]
     described = {str(c.get("config_key")): c for c in _configurations(run)}
-    for key in [*keys, *sorted(set(by_key) - set(keys))]:  # one-step keys come after
-        config = described.get(key, {})
-        doctor = agent_label(config.get("doctor")) if config else \
+    # One-step keys and a collaboration's doctors' own ('<key>~A') come after, described
+    # by how their consultations were stored.
+    for key in [*keys, *sorted(set(by_key) - set(keys))]:
+        config = described.get(key) or (by_key[key][0].config if by_key.get(key) else {})
+        doctor = agent_label(config.get("doctor")) if config.get("doctor") else \
             (by_key[key][0].doctor or "?")
         summary.configurations.append(
             _count(key, str(doctor), settings_of(config) if config else [],

@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from core.case import Case
 from core.errors import NotFoundError
 from core.metrics.base import Metrics, undefined
+from core.metrics.names import JOINT_NO_PATIENT
 from core.ports.runs import CaseStore, RunsStore
 from core.records.runs import ConsultationSummary
 
@@ -68,6 +69,15 @@ def _one_step(c: ConsultationSummary) -> bool:
     from core.metrics.table import is_one_step
 
     return is_one_step({"origin": c.origin, "config_key": c.config_key})
+
+
+def _no_patient(c: ConsultationSummary) -> str | None:
+    """Why nobody can rate this consultation as its patient, or None."""
+    from core.collaboration import is_joint
+
+    if _one_step(c):
+        return ONE_STEP_NO_PATIENT
+    return JOINT_NO_PATIENT if is_joint(c.origin, c.config) else None
 
 
 def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: bool = False,
@@ -128,7 +138,7 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
     from core.metrics.llmcall import JudgeInfo
 
     get = _cached(find_case or case_finder(store))
-    jobs = [(c.id, found, _one_step(c))
+    jobs = [(c.id, found, _no_patient(c))
             for c in store.list_consultations(run_id=run_id, status="finished")
             if (found := get(c.case_id)) is not None]
     summary = ScoreSummary(total=len(jobs))
@@ -138,14 +148,15 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
                          ("patient", patient, patient_info or JudgeInfo())) if r[1] is not None]
     done = 0
 
-    async def one(cid: str, case: Case, digest: str, one_step: bool) -> None:
+    async def one(cid: str, case: Case, digest: str, no_patient: str | None) -> None:
         nonlocal done
         async with gate:
             try:
-                # A one-step consultation has no patient in it: nobody to rate the doctor.
-                mine = [r for r in roles if not (one_step and r[0] == "patient")]
+                # A one-step consultation, or a collaboration's joint result, has no patient
+                # in it: nobody to rate the doctor.
+                mine = [r for r in roles if not (no_patient and r[0] == "patient")]
                 if len(mine) < len(roles):
-                    store.save_metrics(cid, {n: undefined(ONE_STEP_NO_PATIENT)
+                    store.save_metrics(cid, {n: undefined(str(no_patient))
                                              for n in _ROLE_NAMES["patient"]}, case_hash=digest)
                 what = await _score_one(store, cid, case, digest, mine, keys.get(cid, {}),
                                         recompute, summary)
@@ -157,8 +168,8 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
         if progress is not None:
             progress(done, summary.total, cid, what)
 
-    await asyncio.gather(*(one(cid, case, digest, one_step)
-                           for cid, (case, digest), one_step in jobs))
+    await asyncio.gather(*(one(cid, case, digest, no_patient)
+                           for cid, (case, digest), no_patient in jobs))
     return summary
 
 
