@@ -162,3 +162,24 @@ def test_the_joint_result_is_graded_and_its_doctors_rated_by_their_patients(
     assert joint["pr_confidence"] == (None, {"reason": JOINT_NO_PATIENT})
     assert by_origin["collaborator"]["pr_confidence"][0] == 6.0
     assert len(asked) == 2  # the two doctors' own consultations, never the conference
+
+
+@pytest.mark.parametrize("argv, expected", [
+    (["--collaborate", "scripted,scripted:seed=2", "--no-dispute-resolution", "--intent-end"],
+     [("no", "yes", "4")]),
+    (["--collaborate", "scripted+scripted:seed=2", "--dispute-resolution", "yes,no",
+      "--intent-end", "no", "--rounds", "2"], [("yes", "no", "2"), ("no", "no", "2")]),
+])
+def test_the_flags_give_the_factors_values(argv: list[str], expected: list[tuple[str, ...]]
+                                           ) -> None:
+    from core.factors import read_value
+    from core.usecases.plans import build_plan
+    from tui.cli import build_parser
+    from tui.cli.run import _given
+
+    configs = build_plan(_given(build_parser().parse_args(["run", *argv]))).configs
+    got = [tuple(read_value(k, c.describe()) for k in ("dispute_resolution", "intent_end",
+                                                       "rounds")) for c in configs]
+    assert got == expected
+    assert {read_value("collaborate", c.describe()) for c in configs} == \
+        {"scripted + scripted:seed=2"}

@@ -128,3 +128,17 @@ def test_a_question_is_never_a_statement() -> None:
     assert is_question("Is it consistent with angina?")
     assert is_question("¿Tiene fiebre")
     assert not is_question("It is consistent with angina.")
+
+
+def test_offline_aihospital_consultation_opens_with_the_complaint_and_relays() -> None:
+    (config,) = build_plan({"protocol": ["aihospital"]}).configs
+    t = asyncio.run(run_consultation(CASE, config, ListSink(), consultation_id="c-2"))
+    assert (str(t.turns[0].role), t.turns[0].kind) == ("patient", "complaint")
+    assert "chest" in t.turns[0].content.lower()  # the retrieval patient's complaint
+    # The scripted doctor does not ask why the patient came: it has just been told.
+    assert t.turns[1].content not in ("What brings you in today?", "How can I help you today?")
+    relays = [x for x in t.turns if x.kind == "relay"]
+    assert relays and all(x.addressee == Role.EXAMINER and x.tests for x in relays)
+    after = [t.turns[t.turns.index(x) + 1] for x in relays]
+    assert all(x.role == Role.EXAMINER and x.addressee == Role.DOCTOR for x in after)
+    assert t.turns[-1].kind == "report" and max(x.doctor_turn or 0 for x in t.turns) <= 10

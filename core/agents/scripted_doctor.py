@@ -135,7 +135,9 @@ class ScriptedDoctor:
     def _heard(self, state: DoctorState) -> str:
         return heard_text(self.objective, state.turns)
 
-    def _plan(self, heard: str) -> list[str]:
+    def _plan(self, heard: str, opened: bool = False) -> list[str]:
+        """Its questions, then its test orders; `opened`: the patient has already said why
+        it came (AI Hospital's protocol), so the opening question is left out."""
         text = normalise(heard)
         extra: list[str] = []
         for keys, tests in _KEYWORD_TESTS:
@@ -144,7 +146,7 @@ class ScriptedDoctor:
         orders = [list(_WORKUP[i]) for i in self.workup]
         if extra:
             orders.append(extra)
-        asked = [self.phrasings[i] for i in self.questions]
+        asked = [self.phrasings[i] for i in self.questions if not (opened and i == 0)]
         return [*asked, *("REQUEST TEST: " + ", ".join(o) for o in orders)]
 
     def diagnose(self, heard: str) -> str:
@@ -156,7 +158,7 @@ class ScriptedDoctor:
         heard = self._heard(state)
         step = state.doctor_turn - 1
         # The keyword tests are planned from what was heard by the time they are ordered.
-        plan = self._plan(heard)
+        plan = self._plan(heard, any(t.kind == "complaint" for t in state.turns))
         if state.is_last or step >= len(plan):
             return Reply(text=f"DIAGNOSIS READY: {self.diagnose(heard)}", model="scripted")
         return Reply(text=plan[step], model="scripted")
