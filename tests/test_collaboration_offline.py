@@ -118,6 +118,11 @@ def test_offline_collaboration_through_the_command_line(tmp_path: Path, capsys) 
     assert "-- collaboration --" in text and "0:2 1:1" in text
     assert main(["run", "--db", db, "--rounds", "2"]) == 2
     assert "--rounds" in capsys.readouterr().err
+    assert main(["transcripts", "export", "--db", db, "--format", "jsonl"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    (joint3,) = [r for r in records if "collaboration" in r and r["case_id"] == "card-003"]
+    assert joint3["collaboration"]["consensus_round"] == 1
+    assert [t["speaker"] for t in joint3["turns"]][:3] == ["Doctor A", "Doctor B", "Host"]
 
 
 def test_the_scripted_report_reads_as_its_five_parts() -> None:
