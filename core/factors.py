@@ -27,10 +27,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from core.config import PROTOCOLS, AgentSpec, ConsultationConfig, check_value, parse_agent
+from core.collaboration import DEFAULT_ROUNDS
+from core.config import PROTOCOLS, ConsultationConfig, check_value, parse_agent
 from core.consultation_state import agent_label
 from core.errors import InputError
-from core.collaboration import COLLABORATE, DEFAULT_ROUNDS, LABELS, team_label
+from core.factor_rules import (parse_host, parse_protocol, parse_rounds, parse_team, read_flag,
+                               read_option, read_team, set_option, set_protocol, set_team,
+                               yes_no)
 
 Params = dict[str, Any]  # model parameters for agent strings (api_base, temperature, ...)
 Described = dict[str, Any]  # a stored configuration description (ConsultationConfig.describe)
@@ -130,7 +133,7 @@ def _max_turns(text: str, params: Params) -> int:
 
 
 def _max_turns_or_default(text: str, params: Params) -> int | None:
-    # Not given: None, the protocol's own budget (20, AI Hospital's 10; see `_protocol`).
+    # Not given: None, the protocol's own budget (20; AI Hospital's 10, set_protocol).
     return None if not text.strip() else _max_turns(text, params)
 
 
@@ -140,119 +143,6 @@ def _set_max_turns(config: ConsultationConfig, value: int | None) -> Consultatio
 
 def _read_max_turns(described: Described) -> str:
     return str(described.get("max_turns", 20))
-
-
-def _yes_no(option: str) -> Callable[[str, Params], bool]:
-    def parse(text: str, params: Params) -> bool:
-        word = text.strip().lower()
-        if word in ("yes", "true", "on", "1"):
-            return True
-        if word in ("no", "false", "off", "0"):
-            return False
-        raise InputError(f"must be yes or no (got {text!r})", field=option)
-    return parse
-
-
-def _read_flag(name: str, default: bool) -> Callable[[Described], str]:
-    def read(described: Described) -> str:
-        return "yes" if described.get(name, default) else "no"
-    return read
-
-
-# -- AI Hospital's protocol, RJUA's intent recognition ---------------------------------------
-
-AIHOSPITAL_TURNS = 10  # AI Hospital's consultations have at most 10 doctor turns
-
-
-def _protocol(text: str, params: Params) -> str:
-    name = text.strip().lower()
-    if name not in PROTOCOLS:
-        raise InputError(f"unknown protocol {text!r} (choose {' or '.join(PROTOCOLS)})",
-                         field="--protocol")
-    return name
-
-
-def _set_protocol(config: ConsultationConfig, value: str) -> ConsultationConfig:
-    update: dict[str, Any] = {"protocol": value}
-    # AI Hospital's budget, unless --max-turns set one (a field set is "given").
-    if value == "aihospital" and "max_turns" not in config.model_fields_set:
-        update["max_turns"] = AIHOSPITAL_TURNS
-    return config.model_copy(update=update)
-
-
-# -- collaborating doctors ------------------------------------------------------------------
-
-def _team(text: str, params: Params) -> list[AgentSpec] | None:
-    if text.strip().lower() in ("", "none"):
-        return None
-    parts = [p.strip() for p in text.replace("+", ",").split(",") if p.strip()]
-    team = [_agent("doctor")(p, params) for p in parts]
-    bad = [d.display() for d in team if d.kind not in ("scripted", "llm")]
-    if bad:
-        raise InputError(f"a collaborating doctor is scripted or a model (not {bad[0]})",
-                         field="--collaborate")
-    if not 2 <= len(team) <= len(LABELS):
-        raise InputError(f"needs 2 to {len(LABELS)} doctors (got {len(team)})",
-                         field="--collaborate")
-    return team
-
-
-def _set_team(config: ConsultationConfig, team: list[AgentSpec] | None) -> ConsultationConfig:
-    if team is None:
-        return config
-    options = {"doctors": [d.model_dump(mode="json", exclude_defaults=True) for d in team]}
-    return config.model_copy(update={
-        "doctor": AgentSpec(kind="team", label=team_label(team)), "solver": COLLABORATE,
-        "solver_options": options})
-
-
-def _read_team(described: Described) -> str:
-    if described.get("solver") != COLLABORATE:
-        return "none"
-    return agent_label(described.get("doctor")) or UNKNOWN
-
-
-def _option(key: str, default: Any) -> Callable[[ConsultationConfig, Any], ConsultationConfig]:
-    """Set one option of a collaboration (nothing for a configuration without one); an
-    option at its default is left out, so the stored options say what differs."""
-    def apply(config: ConsultationConfig, value: Any) -> ConsultationConfig:
-        if config.solver != COLLABORATE:
-            return config
-        if isinstance(value, AgentSpec):
-            value = value.model_dump(mode="json", exclude_defaults=True)
-        options = {k: v for k, v in config.solver_options.items() if k != key}
-        if value != default:
-            options[key] = value
-        return config.model_copy(update={"solver_options": options})
-    return apply
-
-
-def _read_option(key: str, default: Any) -> Callable[[Described], str]:
-    def read(described: Described) -> str:
-        if described.get("solver") != COLLABORATE:
-            return "none"
-        value = (described.get("solver_options") or {}).get(key, default)
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        return agent_label(value) or UNKNOWN if isinstance(value, dict) else str(value)
-    return read
-
-
-def _rounds(text: str, params: Params) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise InputError(f"must be a whole number (got {text!r})", field="--rounds") from None
-    if not 1 <= value <= 10:
-        raise InputError(f"must be from 1 to 10 (got {value})", field="--rounds")
-    return value
-
-
-def _host(text: str, params: Params) -> AgentSpec:
-    try:
-        return parse_agent(text, "host", **params)
-    except InputError as err:
-        raise InputError(err.reason, field="--host") from None
 
 
 _MODEL = " or a model string"
@@ -275,32 +165,32 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
            _read_max_turns),
     Factor("protocol", "NAME", "agentclinic (default) or aihospital: the patient opens with "
            "its complaint and relays test requests to the examiner, the doctor ends with its "
-           "five-part report", "agentclinic", _protocol, _set_protocol,
+           "five-part report", "agentclinic", parse_protocol, set_protocol,
            lambda d: str(d.get("protocol", "agentclinic")), choices=PROTOCOLS),
     Factor("intent_end", "yes|no", "RJUA's intent recognition: a doctor message stating a "
            "diagnosis or a treatment ends the consultation without DIAGNOSIS READY "
-           "(default no)", "no", _yes_no("--intent-end"), _set("intent_end"),
-           _read_flag("intent_end", False),
+           "(default no)", "no", yes_no("--intent-end"), _set("intent_end"),
+           read_flag("intent_end", False),
            flags=(("--intent-end", "yes", "--intent-end alone is --intent-end yes"),)),
     Factor("collaborate", "DOCTOR,DOCTOR[,...]", "2 to 6 doctors (scripted, scripted:seed=N "
            "or model strings) who each play their own consultation, then revise their "
            "reports under a host until they agree (AI Hospital's collaboration); several "
-           "teams: repeat the option; 'none' (default): one doctor", "none", _team,
-           _set_team, _read_team, combine="+,", choices=("none", "scripted",
+           "teams: repeat the option; 'none' (default): one doctor", "none", parse_team,
+           set_team, read_team, combine="+,", choices=("none", "scripted",
                                                           "scripted:seed=N")),
     Factor("rounds", "M", f"a collaboration's revision rounds at most, 1 to 10 (default "
-           f"{DEFAULT_ROUNDS}, as AI Hospital)", str(DEFAULT_ROUNDS), _rounds,
-           _option("rounds", DEFAULT_ROUNDS), _read_option("rounds", DEFAULT_ROUNDS),
+           f"{DEFAULT_ROUNDS}, as AI Hospital)", str(DEFAULT_ROUNDS), parse_rounds,
+           set_option("rounds", DEFAULT_ROUNDS), read_option("rounds", DEFAULT_ROUNDS),
            only_with="collaborate"),
     Factor("dispute_resolution", "yes|no", "the host lists at most three disputed points each "
            "round (default yes); no: the doctors only see each other's reports",
-           "yes", _yes_no("--dispute-resolution"), _option("dispute_resolution", True),
-           _read_option("dispute_resolution", True), only_with="collaborate",
+           "yes", yes_no("--dispute-resolution"), set_option("dispute_resolution", True),
+           read_option("dispute_resolution", True), only_with="collaborate",
            flags=(("--no-dispute-resolution", "no", "same as --dispute-resolution no"),)),
     Factor("host", "AGENT", "who hosts a collaboration: scripted (default: rules, the "
            "disputed points are the differing diagnosis entities) or a model string",
-           "scripted", _host, _option("host", {"kind": "scripted"}),
-           _read_option("host", {"kind": "scripted"}),
+           "scripted", parse_host, set_option("host", {"kind": "scripted"}),
+           read_option("host", {"kind": "scripted"}),
            only_with="collaborate", choices=("scripted",)),
 )}
 # Keys `bedside results --by` takes besides the factors: the doctor as shown (one-step rows
