@@ -4,7 +4,8 @@ Serves `POST /v1/chat/completions` (streaming SSE and plain JSON), `POST /v1/emb
 (a deterministic bag-of-words vector per input) and `GET /v1/models` over
 HTTP/1.1 keep-alive on an asyncio loop in a background thread; TCP_NODELAY is set on every
 accepted socket. Replies are scripted per role, detected from the prompt id our system
-prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a queue
+prompts end with (`bedside/<role>/v1`; a case conference's host and revising doctors are
+the roles 'host-assess', 'host-agree', 'host-final', 'revision' and 'revision-plain'). Faults are injected per request, from a queue
 (`server.faults.append("429")`) or a rule (`fault_rule(body, n) -> fault | None`):
 "429", "500", "401" (a bad API key, as OpenAI words it), "hang" (no answer for
 `hang_seconds`), "malformed" (invalid JSON / SSE) and "empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
@@ -37,9 +38,10 @@ import zlib
 from collections.abc import Callable
 from typing import Any
 
-ROLE_RE = re.compile(r"bedside/(doctor|patient|examiner|moderator|report|translator|critique|"
-                     r"reflect|notebook|ah-examination|ah-diagnosis|ah-treatment|ah-reflect|"
-                     r"ah-rewrite)/v\d+")
+ROLE_RE = re.compile(r"bedside/((?:doctor|patient|examiner|moderator|report|host|revision|"
+                     r"translator|critique|reflect|notebook|ah)(?:-[a-z]+)?)/v\d+")
+# Prompt ids that play a role of the same name (AI Hospital's protocol keeps the doctor).
+ROLE_ALIASES = {"doctor-aihospital": "doctor"}
 Reply = str | Callable[[dict[str, Any], int], str]
 
 
@@ -132,6 +134,18 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "ah-reflect": ("PRINCIPLE: Fever with coloured phlegm and a focal consolidation on the "
                    "chest X-ray points to community-acquired pneumonia."),
     "ah-rewrite": default_rewrite,
+    # A case conference (core.solvers.collaborate): the host's readings, its joint report
+    # and a doctor's revision. Scripted per test for anything but agreement at once.
+    "host-assess": "CONSENSUS: yes",
+    "host-agree": "CONSENSUS: yes",
+    "host-final": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: inferior "
+                   "STEMI\nDiagnostic rationale: both doctors agree\nTreatment plan: "
+                   "primary PCI"),
+    "revision": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: inferior "
+                 "STEMI\nDiagnostic rationale: unchanged\nTreatment plan: primary PCI"),
+    "revision-plain": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: "
+                       "inferior STEMI\nDiagnostic rationale: unchanged\nTreatment plan: "
+                       "primary PCI"),
     "unknown": "OK.",
 }
 # The metric prompts (core/prompts/metric_texts.py) carry no id line; they are told apart by
@@ -145,7 +159,7 @@ METRIC_ROLES = ("unknown", *(role for _, role in METRIC_OPENINGS))
 
 def _roles(message: dict[str, Any]) -> list[str]:
     content = message_text(message.get("content"))
-    found = [m.group(1) for m in ROLE_RE.finditer(content)]
+    found = [ROLE_ALIASES.get(m.group(1), m.group(1)) for m in ROLE_RE.finditer(content)]
     return found + [role for opening, role in METRIC_OPENINGS if content.startswith(opening)]
 
 

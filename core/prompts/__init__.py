@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import (agenthospital_texts, bias_texts, fidelity_texts, image_texts,
-                          metric_texts, texts, tool_texts)
+from core.prompts import (agenthospital_texts, bias_texts, collab_texts, fidelity_texts,
+                          image_texts, metric_texts, texts, tool_texts)
 
 
 @dataclass(frozen=True)
@@ -79,6 +79,12 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("ah-memory-principles/v1", agenthospital_texts.MEMORY_PRINCIPLES),
         Prompt("ah-reflect/v1", agenthospital_texts.REFLECT),
         Prompt("ah-rewrite/v1", agenthospital_texts.REWRITE),
+        Prompt("doctor-aihospital/v1", collab_texts.DOCTOR_AIHOSPITAL),
+        Prompt("host-assess/v1", collab_texts.HOST_ASSESS),
+        Prompt("host-agree/v1", collab_texts.HOST_AGREE),
+        Prompt("host-final/v1", collab_texts.HOST_FINAL),
+        Prompt("revision/v1", collab_texts.REVISION),
+        Prompt("revision-plain/v1", collab_texts.REVISION_PLAIN),
     )
 }
 # The bias paragraphs (`bias_texts`, added to a model agent's instructions by
@@ -125,6 +131,13 @@ ROLE_PROMPTS: dict[str, tuple[str, ...]] = {
     "examiner": ("examiner/v2", "examiner-request/v1", "language/v1", "language-lines/v1"),
     "moderator": ("moderator/v1", "moderator-question/v1", "language-moderator/v1",
                   "language-lines/v1"),
+    "host": ("host-assess/v1", "host-agree/v1", "host-final/v1"),
+    "collaborator": ("revision/v1", "revision-plain/v1"),
+}
+#: The doctor's prompts under AI Hospital's protocol (`ConsultationConfig.protocol`).
+PROTOCOL_DOCTOR_PROMPTS: dict[str, tuple[str, ...]] = {
+    # its own instructions instead of doctor/v1; the rest as under AgentClinic's
+    "aihospital": ("doctor-aihospital/v1", *ROLE_PROMPTS["doctor"][1:]),
 }
 # The prompts an Agent Hospital model doctor uses (MedAgent-Zero adds the reflection).
 AH_DOCTOR_PROMPTS = (*(f"ah-{t}/v1" for t in agenthospital_texts.TASKS),
@@ -138,6 +151,10 @@ OFFLINE_AGENTS: dict[tuple[str, str], str] = {
     ("moderator", "exact"): "core.agents.moderator",
     # The rules by which the retrieval patient shows its biases (hashed only when it has one).
     ("patient-bias", "retrieval"): "core.agents.biased_patient",
+    ("host", "scripted"): "core.agents.host",
+    ("collaborator", "scripted"): "core.agents.scripted_doctor",
+    ("intent", "rules"): "core.intent",
+    ("protocol", "aihospital"): "core.solvers.protocols",
 }
 
 # tag → (English name, own name, instruction in the language), from `texts.LANGUAGE_LINES`.

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from core.collaboration import COLLABORATE
 from core.config import ConsultationConfig
 from core.errors import InputError
 from core.solvers.base import Solver
@@ -57,6 +58,9 @@ SOLVERS: dict[str, SolverEntry] = {e.name: e for e in (
     SolverEntry(TOOLS_SOLVER, "the interactive consultation with doctor tools (chain of "
                 "thought, reflection, notebook, searches)",
                 _lazy("core.solvers.tools", "make_tool_solver"), task=INTERACTIVE),
+    SolverEntry(COLLABORATE, "several doctors, each after its own consultation, revise "
+                "their reports round by round under a host (AI Hospital)",
+                _lazy("core.solvers.collaborate", "CollaborateSolver"), task=INTERACTIVE),
     SolverEntry(AGENTHOSPITAL, "Agent Hospital's three chained tasks: examination, diagnosis, "
                 "treatment level", _lazy("core.solvers.agenthospital", "AgentHospitalSolver"),
                 task=AGENTHOSPITAL),

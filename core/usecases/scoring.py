@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 from core.case import Case
 from core.errors import NotFoundError
 from core.metrics.base import Metrics, undefined
+from core.metrics.names import JOINT_NO_PATIENT
 from core.ports.runs import CaseStore, RunsStore
 from core.records.runs import ConsultationSummary
 from core.usecases.rating_patient import Resolver, fixed
@@ -69,6 +70,15 @@ def _one_step(c: ConsultationSummary) -> bool:
     from core.metrics.table import is_one_step
 
     return is_one_step({"origin": c.origin, "config_key": c.config_key})
+
+
+def _no_patient(c: ConsultationSummary) -> str | None:
+    """Why nobody can rate this consultation as its patient, or None."""
+    from core.collaboration import is_joint
+
+    if _one_step(c):
+        return ONE_STEP_NO_PATIENT
+    return JOINT_NO_PATIENT if is_joint(c.origin, c.config) else None
 
 
 def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: bool = False,
@@ -168,17 +178,18 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
 
 def _rater(store: RunsStore, c: ConsultationSummary, rater: Resolver | None, digest: str,
            summary: ScoreSummary) -> list[tuple[str, Any, Any]]:
-    """The patient role for one consultation, or none: nobody asked for ratings; a
-    one-step consultation (no patient in it) or a patient that gives none (its three
-    values stored as undefined, with the reason)."""
+    """The patient role for one consultation, or none: nobody asked for ratings; no
+    patient in the consultation, or a patient that gives none (its three
+    values stored as undefined, with the reason). A one-step consultation, or a
+    collaboration's joint result, has no patient in it: nobody to rate the doctor."""
     if rater is None:
         return []
-    why = ONE_STEP_NO_PATIENT if _one_step(c) else None
+    why = _no_patient(c)
     got = rater(c) if why is None else why
     if isinstance(got, str):
         store.save_metrics(c.id, {n: undefined(got) for n in _ROLE_NAMES["patient"]},
                            case_hash=digest)
-        summary.no_rater += got != ONE_STEP_NO_PATIENT
+        summary.no_rater += why is None
         return []
     return [("patient", *got)]
 

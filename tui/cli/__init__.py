@@ -40,7 +40,8 @@ def _cases_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_cases.validate)
     p = csub.add_parser("import", help="import cases/transcripts from a peer benchmark")
     p.add_argument("format", help="agentclinic, agentclinic-nejm, aihospital, "
-                   "aihospital-dialog, rjua")
+                   "aihospital-dialog, aihospital-collaboration (after the doctors' "
+                   "aihospital-dialog files, to link them), rjua")
     p.add_argument("path", help="the file to import")
     p.add_argument("--fetch-images", action="store_true",
                    help="then fetch the imported cases' image URLs into the local image "

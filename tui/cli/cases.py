@@ -162,8 +162,10 @@ def import_cases(args: argparse.Namespace) -> int:
                      f"{len(done.saved.updated)} updated, {len(done.saved.unchanged)} "
                      "unchanged)")
     if done.transcripts:
-        parts.append(f"{done.added} transcripts" + (f" ({done.skipped} already imported, "
-                                                    "skipped)" if done.skipped else ""))
+        notes = [f"{done.skipped} already imported, skipped" if done.skipped else "",
+                 f"{done.relinked} imported before, linked anew" if done.relinked else ""]
+        notes = [n for n in notes if n]
+        parts.append(f"{done.added} transcripts" + (f" ({'; '.join(notes)})" if notes else ""))
     print(f"imported {' and '.join(parts)} from {path}")
     if getattr(args, "fetch_images", False):
         return _fetch(result.cases, timeout=20.0, again=False)

@@ -62,9 +62,18 @@ def _factor_options(p: argparse.ArgumentParser) -> None:
 
     for factor in FACTORS.values():
         extra = " (a human doctor plays in the app)" if factor.name == "doctor" else ""
+        several = ("repeat the option" if "," in factor.combine
+                   else "repeat or comma-separate")
+        bare = {o: v for o, v, _ in factor.flags}
+        # A flag of the option's own name: given bare, it means that value.
+        own = {"nargs": "?", "const": bare[factor.option]} if factor.option in bare else {}
         p.add_argument(factor.option, action="append", metavar=factor.metavar,
                        dest=factor.name,
-                       help=f"{factor.help}{extra}; several values: repeat or comma-separate")
+                       help=f"{factor.help}{extra}; several values: {several}", **own)
+        for option, value, text in factor.flags:
+            if option != factor.option:
+                p.add_argument(option, action="append_const", const=value,
+                               dest=factor.name, help=text)
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:

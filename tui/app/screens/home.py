@@ -85,6 +85,15 @@ def shown_title(case: Any) -> str:
     review, right-to-left titles in visual order (display only)."""
     mark = "[MT review] " if getattr(case, "needs_review", False) else ""
     return display_line(mark + case.title)
+def _turns_tests(c: Any) -> tuple[Any, Any]:
+    """A consultation's doctor turns and tests; '-' for a collaboration's joint result,
+    which has none of its own (its doctors' own consultations, listed too, have them)."""
+    from core.collaboration import is_joint
+
+    if is_joint(c.origin, c.config):
+        return Text("-", justify="right"), Text("-", justify="right")
+    return c.doctor_turns, c.tests_ordered
+
 
 class HomeScreen(BedsideScreen):
     """Tabs: Cases, Consultations, Runs, Studies, Baseline."""
@@ -275,8 +284,8 @@ class HomeScreen(BedsideScreen):
         store = self.bedside.store
         fill(self.query_one("#consultations-table", DataTable),
              ("Case", "Doctor", "Status", "Verdict", "Turns", "Tests", "Cost $", "Started"),
-             ((c.id, (c.case_id, c.doctor, c.status, _verdict(c.correct), c.doctor_turns,
-                      c.tests_ordered, c.cost_usd, _minute(c.started_at)))
+             ((c.id, (c.case_id, c.doctor, c.status, _verdict(c.correct),
+                      *_turns_tests(c), c.cost_usd, _minute(c.started_at)))
               for c in store.list_consultations(include_superseded=True, newest_first=True,
                                                 limit=1000)))
         fill(self.query_one("#runs-table", DataTable), RUN_COLUMNS,
