@@ -169,7 +169,8 @@ async def _rate(page: Page, shots: Path) -> None:
             await page.press("Tab")
         await page.press(score)
     await page.press("Enter")
-    await page.shows("All transcripts rated")
+    # Done: the header says so, not "time left: estimating…".
+    await page.shows("All transcripts rated", "alice · 1 / 1 · all rated")
 
 
 def _b64(data: str) -> bytes:
