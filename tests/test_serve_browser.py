@@ -158,6 +158,7 @@ async def _rate(page: Page, shots: Path) -> None:
     await page.press("Enter")
     await page.shows("Who is rating")
     await page.type("Alice")
+    await page.shows("Alice")  # typed into the prompt
     await page.press("Enter")
     await page.shows("Instructions")
     await page.press("Enter")
