@@ -89,7 +89,7 @@ async def test_at_80x24_the_key_bar_and_the_results_rows_are_on_screen(tmp_path:
         await _rows(pilot, screen, "model")
         await pilot.pause()
         assert await settled_key_bar(pilot, screen, 80) == [("f1", "Help"), ("esc", "Back"), ("g", "Next grouping"),
-                                       ("r", "Recompute"), ("^q", "Quit")]
+                                       ("c", "Chart"), ("r", "Recompute"), ("^q", "Quit")]
         # The table keeps room for its header and both rows (the footnote, six lines at 80
         # columns, moves to the help on a short terminal).
         table = screen.query_one("#results-table", DataTable)

@@ -107,15 +107,27 @@ def task_results(store: RunsStore, *, by: str | tuple[str, ...] = "model",
 
 
 def consultation_table(store: RunsStore, *, run_id: str | None = None,
-                       ids: list[str] | None = None) -> list[dict[str, Any]]:
-    """One row per consultation (not superseded) with every metric; `ids` restricts it."""
+                       ids: list[str] | None = None,
+                       by: str | tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """One row per consultation (not superseded) with every metric; `ids` restricts it.
+    The experimental factors among `by` are added to each row (as `results_table` reads
+    them), so a results row's consultations can be found by its group."""
+    from core.factors import FACTORS
+    from core.metrics.names import group_keys
     from core.metrics.table import consultation_rows as table_rows
 
     rows = consultation_rows(store, run_id)
     if ids is not None:
         wanted = set(ids)
         rows = [r for r in rows if r["id"] in wanted]
-    return table_rows(rows, metrics_by_consultation(store, [r["id"] for r in rows]))
+    out = table_rows(rows, metrics_by_consultation(store, [r["id"] for r in rows]))
+    keys = tuple(k for k in (group_keys(by) if by else ()) if k in FACTORS)
+    if keys:
+        factors = {r["id"]: r for r in with_factors(rows, keys)}
+        for row in out:
+            row.update({k: factors[row["consultation_id"]][k] for k in keys
+                        if k in factors[row["consultation_id"]]})
+    return out
 
 
 def summarise(store: RunsStore, run_id: str, by: str = "model") -> list[dict[str, Any]]:

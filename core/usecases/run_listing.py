@@ -24,8 +24,9 @@ from core.usecases.runs import planned_size
 #: solver and its options are said in words of their own).
 _NOT_SETTINGS = {"doctor", "patient", "examiner", "moderators", "config_key", "prompts",
                  "case_hash", "case_images", "solver", "solver_options", "mode"}
-#: Agent fields that identify the agent rather than set it (or must never be shown).
-_NOT_PARAMS = {"kind", "model", "label", "api_key_env"}
+#: Agent fields that identify the agent rather than set it (or must never be shown); a
+#: replay doctor's file and its hash are in its label ('replay:FILE@HASH').
+_NOT_PARAMS = {"kind", "model", "label", "api_key_env", "script", "script_hash"}
 _DEFAULTS: dict[str, Any] = ConsultationConfig().describe()
 _MISSING = object()
 
@@ -151,6 +152,14 @@ def _configurations(run: RunRecord) -> list[dict[str, Any]]:
     return [c for c in configs if isinstance(c, dict)] if isinstance(configs, list) else []
 
 
+def _sweep(per_config: list[list[str]], shared: list[str]) -> list[str]:
+    """'a sweep of N configurations' when the configurations' settings differ (a grid
+    over max turns or biases), so a listing never reads as the defaults; `runs show`
+    names each one."""
+    differ = any(set(s) != set(shared) for s in per_config)
+    return [f"a sweep of {len(per_config)} configurations"] if differ else []
+
+
 def summarize(run: RunRecord) -> RunSummary:
     """The listing's view of a run (its counts as the store listed them)."""
     configs = _configurations(run)
@@ -165,7 +174,8 @@ def summarize(run: RunRecord) -> RunSummary:
         status=run.status, origin=run.provenance.get("origin"), cases=n_cases,
         planned=planned_size(run),
         doctors=list(dict.fromkeys(str(agent_label(c.get("doctor"))) for c in configs)),
-        settings=shared + (["one-step upper bound too"] if one_step else []),
+        settings=shared + _sweep(per_config, shared)
+        + (["one-step upper bound too"] if one_step else []),
         counts=run.counts or RunCounts())
 
 

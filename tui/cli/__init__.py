@@ -130,4 +130,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("bedside: interrupted; everything completed so far is saved", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader stopped reading (`bedside results | head`): not an error of ours, and
+        # no traceback. Python would complain again when it flushes stdout at exit.
+        import os
+
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell reports it
 

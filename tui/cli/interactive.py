@@ -1,4 +1,5 @@
-"""`bedside` with no command (the app) and `bedside serve` (the app in a web browser).
+"""`bedside` with no command (the app) and `bedside serve` (the app in a web browser, from
+a page of our own that asks nothing of any machine but the one serving it).
 
 Textual is imported only inside these functions, so other commands never load it. The
 database is checked here (`db.files.check_database`, standard library only), before the
@@ -19,6 +20,10 @@ from pathlib import Path
 
 from core.errors import InputError
 from db.files import check_database
+
+
+#: The folder of the page `bedside serve` gives a browser (`app_index.html`).
+TEMPLATES = Path(__file__).resolve().parent / "serve_templates"
 
 
 def register(sub: argparse._SubParsersAction,
@@ -61,8 +66,9 @@ def serve(args: argparse.Namespace) -> int:
     from textual_serve.server import Server
 
     root = Path(__file__).resolve().parents[1]
+    # Our page: no font service, no address but the page's own host (see the template).
     server = Server(serve_command(args.db), host=args.host, port=args.port,
-                    title="bedside")
+                    title="bedside", templates_path=TEMPLATES)
     # textual-serve runs the command from the current directory; run it from the project.
     server.command = f"cd {shlex.quote(str(root))} && {server.command}"
     print(f"bedside: serving on http://{args.host}:{args.port} (Ctrl+C to stop)")

@@ -3,7 +3,8 @@ tests, tokens, cost, entity F1, pathway means, report score, patient ratings), g
 model, case source, specialty or language, one row per doctor within each group, humans and
 models side by side, one-step (upper-bound) rows apart; then the rows of the other tasks
 (Agent Hospital: one per task, doctor and settings), never pooled with the consultation's.
-`--per-consultation` prints one row per consultation instead. Headless.
+`--per-consultation` prints one row per consultation instead; `--plot` draws accuracy with
+its interval per row as a terminal chart (`tui.text.accuracy_chart`). Headless.
 
 Missing or stale offline metrics of finished consultations (e.g. after the real case of an
 imported transcript was imported) are computed and stored first — they are deterministic
@@ -15,12 +16,15 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import shutil
 import sys
 from collections.abc import Callable
 from typing import Any
 
+from core.errors import InputError
 from core.factors import grouping_keys, parse_by
 from core.metrics.names import CONSULTATION_FIELDS, public_fields, public_row, result_fields
+from tui.text.accuracy_chart import chart
 from tui.text.results_table import format_consultations, format_table
 
 
@@ -28,10 +32,14 @@ def register(sub: argparse._SubParsersAction,
              add_db: Callable[[argparse.ArgumentParser], None]) -> None:
     """Add `bedside results` to the command line."""
     p = sub.add_parser("results", help="results table: accuracy with 95%% CI and all metrics")
-    p.add_argument("--by", default="model", metavar="KEY[,KEY...]",
+    p.add_argument("--by", default=None, metavar="KEY[,KEY...]",
                    help="group rows by one or more of: " + ", ".join(grouping_keys()) +
                    " (the doctor model, a case label, or any experimental factor of "
-                   "`bedside run`); one row per doctor within each group")
+                   "`bedside run`); one row per doctor within each group (default model)")
+    p.add_argument("--plot", nargs="?", const="", default=None, metavar="KEY[,KEY...]",
+                   help="draw accuracy with its Wilson 95%% interval per row of the table "
+                   "as a terminal chart instead (KEY as --by: `--plot max_turns`; alone, "
+                   "by --by); as wide as the terminal")
     p.add_argument("--per-consultation", action="store_true",
                    help="one row per consultation with every metric instead of the table")
     out = p.add_mutually_exclusive_group()
@@ -63,7 +71,7 @@ def results(args: argparse.Namespace) -> int:
     from db.store import open_store
     from tui.text.task_table import format_task_table
 
-    args.by = parse_by(args.by)  # checked before the store is opened
+    args.by = parse_by(_grouping(args))  # checked before the store is opened
     store = open_store(getattr(args, "db", None))
     if args.run:
         args.run = store.get_run(args.run).id  # NotFoundError → one line on stderr
@@ -81,7 +89,9 @@ def results(args: argparse.Namespace) -> int:
         rows = results_table(store, by=args.by, run_id=args.run) \
             if args.task in (None, "interactive") else []
         fields = result_fields(args.by)
-    if args.json:  # the names the text table heads its columns with; task rows name a task
+    if args.plot is not None:
+        print(chart(rows, args.by, plot_width()))
+    elif args.json:  # the names the text table heads its columns with; task rows name a task
         print(json.dumps([public_row(r) for r in rows] + tasks, ensure_ascii=False, indent=2))
     elif args.csv and args.task not in (None, "interactive"):
         write_csv(tasks, (*group_keys(args.by), *TASK_FIELDS))
@@ -95,6 +105,24 @@ def results(args: argparse.Namespace) -> int:
         if tasks:
             print(("\n" if rows else "") + format_task_table(tasks, args.by))
     return 0
+
+
+def _grouping(args: argparse.Namespace) -> str:
+    """The grouping keys' text: `--plot KEY` is `--by KEY`; --plot draws the table only."""
+    if args.plot is None:
+        return args.by or "model"
+    if args.per_consultation or args.json or args.csv:
+        raise InputError("draws the results table: leave out --per-consultation, --json "
+                         "and --csv (they print the numbers)", field="--plot")
+    if args.plot and args.by and parse_by(args.plot) != parse_by(args.by):
+        raise InputError(f"groups by '{args.plot}' but --by says '{args.by}': give the "
+                         "keys once", field="--plot")
+    return args.plot or args.by or "model"
+
+
+def plot_width() -> int:
+    """The terminal's width (80 when printing to a file; COLUMNS overrides), at least 60."""
+    return max(60, shutil.get_terminal_size((80, 24)).columns)
 
 
 def write_csv(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> None:

@@ -112,8 +112,9 @@ def settings_cell(settings: str | None, width: int | None = None) -> str:
     return text if width is None or len(text) <= width else text[:width - 1] + "…"
 
 
-def repeats_note(rows: list[dict[str, Any]]) -> list[str]:
-    """A line for each row whose n counts a case more than once (cases < n)."""
+def repeats_note(rows: list[dict[str, Any]], width: int = WIDTH) -> list[str]:
+    """A note for each row whose n counts a case more than once (cases < n), wrapped to
+    `width`."""
     out = []
     for r in rows:
         if r.get("cases") is not None and r.get("n") and r["cases"] < r["n"]:
@@ -121,7 +122,7 @@ def repeats_note(rows: list[dict[str, Any]]) -> list[str]:
             out += textwrap.wrap(
                 f"note: {sanitize(who)}: n {r['n']} counts {r['cases']} distinct cases, some "
                 "more than once (several runs with the same settings); each consultation "
-                "counts, they are not independent cases.", WIDTH, subsequent_indent="    ")
+                "counts, they are not independent cases.", width, subsequent_indent="    ")
     return out
 
 

@@ -219,8 +219,9 @@ class RatingScreen(Screen[None]):
         assert self.session is not None
         p = self.session.progress()
         name = self.view.study if self.view else self.study_key
+        left = "all rated" if p.total and p.finished >= p.total else _minutes(p.seconds_left)
         line = literal(f"{name} · {self.session.rater_name} · {p.finished} / {p.total} · "
-                       f"{_minutes(p.seconds_left)}")  # names are user-typed text
+                       f"{left}")  # names are user-typed text
         if self.item is not None and self.item.calibration:
             line.append("  · calibration", style="bold yellow")
         self.query_one("#progress", Static).update(line)

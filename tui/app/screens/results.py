@@ -1,8 +1,10 @@
 """Results screen: the table of `bedside results` (accuracy with 95 % CI and every metric),
-grouped by model, case source, specialty or language, one row per doctor within a group —
-human physicians (`human:NAME`), models and scripted doctors side by side, one-step
-(upper-bound) rows apart. Below it, the consultations of the highlighted row, and the
-metrics of the highlighted consultation with the reason of each undefined one.
+grouped by model, case source, specialty, language or any experimental factor, one row per
+doctor and settings within a group — human physicians (`human:NAME`), models and scripted
+doctors side by side, one-step (upper-bound) rows apart. Below it, the consultations of the
+highlighted row and the metrics of the highlighted consultation with the reason of each
+undefined one; or (`c`) the chart of `bedside results --plot`: accuracy with its interval
+per row of the table.
 
 The work (computing missing or stale offline metrics, aggregating) runs in a thread worker
 on its own SQLite connection, because a connection belongs to the thread that opened it;
@@ -19,16 +21,20 @@ from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import DataTable, Header, Label, Select, Static
 
-from core.metrics.names import ALL_METRICS, GROUPINGS, public_name
+from core.factors import grouping_keys
+from core.metrics.names import ALL_METRICS, public_name
 # One source of truth for the columns: the same cells as the CLI's text tables.
 from tui.app.screens.base import BedsideScreen
 from tui.text.results_table import CONSULTATION_COLUMNS, FOOTNOTE, cell, derived, table_columns
+from tui.app.widgets.accuracy_chart import AccuracyChart
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import literal
 
+#: What the table can be grouped by: the keys of `bedside results --by`.
+GROUPINGS = grouping_keys()
 KIND_STYLE = {"human": "bold #87d787", "model": "#5fafff", "scripted": "dim"}
 _LITERAL_FIELDS = {"model", "doctor", "source", "specialty", "language", "consultation_id",
                    "case_id", "end_reason"}
@@ -103,7 +109,8 @@ def load_results(db_path: Any, by: str) -> tuple[list[dict[str, Any]], list[dict
     store = open_store(db_path)
     try:
         compute_offline(store)
-        return results_table(store, by=by, run_id=None), consultation_table(store)
+        return (results_table(store, by=by, run_id=None),
+                consultation_table(store, by=by))
     finally:
         store.close()
 
@@ -121,11 +128,18 @@ class ResultsScreen(BedsideScreen):
                                     overflow-y: auto; }
     ResultsScreen.-short #results-detail { max-height: 5; }
     ResultsScreen.-short #results-footnote { display: none; }
+    ResultsScreen #results-chart-box { display: none; height: 2fr; }
+    ResultsScreen.-chart #results-chart-box { display: block; }
+    ResultsScreen.-chart #results-consultations { display: none; }
+    ResultsScreen.-chart #results-detail { display: none; }
     """
     VERTICAL_BREAKPOINTS = [(0, "-short"), (36, "-tall")]
-    HELP = f"The columns: {FOOTNOTE}"
+    HELP = (f"The columns: {FOOTNOTE} c shows the chart of the rows in place of their "
+            "consultations: accuracy (●) with its Wilson 95 % interval (├─┤) per row, as "
+            "`bedside results --plot` draws it.")
     BINDINGS = [Binding("escape", "app.pop_screen", "Back"),
                 Binding("g", "next_grouping", "Next grouping"),
+                Binding("c", "chart", "Chart"),
                 Binding("r", "reload", "Recompute")]
 
     def __init__(self, by: str = "model") -> None:
@@ -151,6 +165,8 @@ class ResultsScreen(BedsideScreen):
         yield DataTable(id="results-table", cursor_type="row", zebra_stripes=True)
         yield DataTable(id="results-consultations", cursor_type="row")
         yield Static(Text("Highlight a consultation to see its metrics."), id="results-detail")
+        with VerticalScroll(id="results-chart-box"):
+            yield AccuracyChart(id="results-chart")
         yield Static(Text(FOOTNOTE), classes="hint", id="results-footnote")
         yield KeyFooter()  # Help first, no palette hint: fits 80 columns
 
@@ -167,7 +183,7 @@ class ResultsScreen(BedsideScreen):
             self.action_reload()
 
     def action_next_grouping(self) -> None:
-        """Cycle model → source → specialty → language."""
+        """Cycle model → source → specialty → language → each experimental factor."""
         nxt = GROUPINGS[(GROUPINGS.index(self.by) + 1) % len(GROUPINGS)]
         self.query_one("#results-by", Select).value = nxt  # posts Select.Changed → reload
 
@@ -202,12 +218,20 @@ class ResultsScreen(BedsideScreen):
         table.add_columns(*(header for _, header, _ in columns(by)))
         for i, row in enumerate(rows):
             table.add_row(*row_cells(row, by), key=f"{i}")
+        self.query_one("#results-chart", AccuracyChart).show(rows, by)
         humans = sum(r["doctor_kind"] == "human" for r in rows)
+        below = "chart" if self.has_class("-chart") else "consultations of the row"
         status = (f"{len(rows)} row{'s' * (len(rows) != 1)} by {by} · {humans} human, "
-                  f"{len(rows) - humans} model/scripted · ↓ consultations of the row" if rows
+                  f"{len(rows) - humans} model/scripted · ↓ {below} (c)" if rows
                   else "No consultations yet: run a batch (w) or play a case (p) first.")
         self.query_one("#results-status", Static).update(Text(status))
         self.show_members(0 if rows else None)
+
+    def action_chart(self) -> None:
+        """Show the chart of the rows below the table, or the consultations again."""
+        self.toggle_class("-chart")
+        if self.rows is not None and self.rows_by is not None:
+            self.show_rows(self.rows, self.rows_by, self.consultations)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         """A results row lists its consultations; a consultation shows its metrics."""
