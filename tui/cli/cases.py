@@ -91,6 +91,7 @@ def validate(args: argparse.Namespace) -> int:
     """Report every problem in every case file under a path; exit 1 if any."""
     import yaml
 
+    from core.caseio import case_document
     from core.usecases.case_checks import check_case_text
 
     root = Path(args.path)
@@ -108,7 +109,7 @@ def validate(args: argparse.Namespace) -> int:
         problems.extend(check_case_text(text, str(path)))
         # Duplicate ids are checked even when the file has other problems.
         try:
-            data = yaml.safe_load(text)
+            data = case_document(text)[1]  # bounded: alias bombs are refused, not walked
         except yaml.YAMLError:
             data = None  # already reported as not valid YAML
         case_id = data.get("id") if isinstance(data, dict) else None
