@@ -12,6 +12,11 @@ time-outs, malformed and empty replies.
 After the last retry it raises `ModelError` with a one-line reason. API keys are held in
 memory only: never in a spec, a raw request, an event or a log line.
 
+A reply is cut to `reply_cap(spec)` characters (8 per token of `max_tokens`) before anyone
+sees it: a server that ignores `max_tokens` could otherwise send megabytes that would be
+stored in the turn, its raw response and every later prompt that re-sends the dialogue.
+The cut is recorded in the reply's meta (`truncated`, `original_chars`).
+
 Must not import at module level: litellm (it takes seconds and must stay off start-up
 paths).
 """
@@ -33,6 +38,26 @@ from core.transcript import Usage
 
 _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
 _PLACEHOLDER_KEY = "sk-local-no-key"  # local OpenAI-compatible servers ignore the key
+# A token is about 4 characters of English and fewer of Chinese; 8 per token leaves an
+# honest reply whole and bounds a server that ignores max_tokens.
+CHARS_PER_TOKEN = 8
+_UNLIMITED_TOKENS = 4096  # the bound when a spec sets no max_tokens
+
+
+def reply_cap(spec: AgentSpec) -> int:
+    """Most characters of a reply that are kept (stored and re-sent)."""
+    return CHARS_PER_TOKEN * (spec.max_tokens or _UNLIMITED_TOKENS)
+
+
+def _cap_strings(value: Any, cap: int) -> Any:
+    """`value` (a raw response) with every string longer than `cap` cut to `cap`."""
+    if isinstance(value, str):
+        return value[:cap] if len(value) > cap else value
+    if isinstance(value, dict):
+        return {k: _cap_strings(v, cap) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cap_strings(v, cap) for v in value]
+    return value
 
 
 _import_lock = threading.Lock()
@@ -93,6 +118,7 @@ class Attempt:
     text: str
     usage: Usage
     raw_response: dict[str, Any]
+    original_chars: int | None = None  # the reply's length when it was longer than `text`
 
 
 def raw_request(spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, Any]:
@@ -190,10 +216,13 @@ class LLMClient:
                     break
                 await asyncio.sleep(spec.backoff * self.backoff_scale * 2 ** attempt)
                 continue
-            return Reply(text=got.text, usage=got.usage, model=spec.model,
-                         raw_request=raw_request(spec, messages), raw_response=got.raw_response,
-                         meta={"attempts": attempt + 1, "errors": errors,
-                               "call_ms": round((time.perf_counter() - started) * 1000, 1)})
+            meta: dict[str, Any] = {
+                "attempts": attempt + 1, "errors": errors,
+                "call_ms": round((time.perf_counter() - started) * 1000, 1)}
+            return _capped(Reply(text=got.text, usage=got.usage, model=spec.model,
+                                 raw_request=raw_request(spec, messages),
+                                 raw_response=got.raw_response, meta=meta),
+                           reply_cap(spec), got.original_chars)
         error = CredentialError if credential else ModelError
         raise error(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
 
@@ -212,6 +241,7 @@ class LLMClient:
                               on_delta: DeltaFn) -> Attempt:
         pieces: list[str] = []
         usage_obj, finish, rid = None, None, None
+        cap, total = reply_cap(spec), 0
         async for chunk in response:
             rid = rid or getattr(chunk, "id", None)
             if getattr(chunk, "usage", None):
@@ -219,16 +249,17 @@ class LLMClient:
             for choice in chunk.choices or ():
                 piece = getattr(choice.delta, "content", None)
                 finish = choice.finish_reason or finish
-                if piece:
-                    pieces.append(piece)
-                    on_delta(piece)
+                if piece and total < cap:  # past the cap, pieces are only counted
+                    pieces.append(piece[:cap - total])
+                    on_delta(pieces[-1])
+                total += len(piece or "")
         text = "".join(pieces)
         if not text.strip():
             raise EmptyReply("the model returned an empty reply")
         usage = self._usage(lib, spec, usage_obj)
         raw = {"id": rid, "model": spec.model, "content": text, "finish_reason": finish,
                "usage": usage.model_dump()}
-        return Attempt(text, usage, raw)
+        return Attempt(text, usage, raw, total if total > len(text) else None)
 
     def _usage(self, lib: Any, spec: AgentSpec, usage: Any) -> Usage:
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
@@ -243,6 +274,16 @@ class LLMClient:
             except Exception:
                 self._unpriced.add(model)
         return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
+
+
+def _capped(reply: Reply, cap: int, original_chars: int | None) -> Reply:
+    """The reply cut to `cap` characters (text and raw response), the cut in its meta."""
+    reply.raw_response = _cap_strings(reply.raw_response, cap)  # any field, not only the text
+    original = max(original_chars or 0, len(reply.text))
+    if original > cap or original_chars is not None:
+        reply.text = reply.text[:cap]
+        reply.meta.update(truncated=True, original_chars=original)
+    return reply
 
 
 def _dump(response: Any) -> dict[str, Any]:

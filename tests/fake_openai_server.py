@@ -6,8 +6,11 @@ accepted socket. Replies are scripted per role, detected from the prompt id our 
 prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a queue
 (`server.faults.append("429")`) or a rule (`fault_rule(body, n) -> fault | None`):
 "429", "500", "401" (a bad API key, as OpenAI words it), "hang" (no answer for
-`hang_seconds`), "malformed" (invalid JSON / SSE) and "empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
-between chunks), so a client can be watched, or cancelled, mid-reply.
+`hang_seconds`), "malformed" (invalid JSON / SSE), "empty" (a reply with no content),
+"huge" (a reply of `huge_chars` characters, whatever `max_tokens` says), "echo-key" (a
+reply that quotes the request's API key and Authorization header back) and "echo-key-401"
+(a refusal that names the key, as some servers word it). `chunk_delay` spaces the streamed
+chunks out (seconds between chunks), so a client can be watched, or cancelled, mid-reply.
 
     with FakeOpenAIServer(latency=0.0) as server:
         litellm.completion(model="openai/fake", api_base=server.base_url, api_key="sk-test-not-real", ...)
@@ -81,6 +84,11 @@ def detect_role(body: dict[str, Any]) -> str:
     return found
 
 
+def _bearer(headers: dict[str, str]) -> str:
+    """The key a request carried (OpenAI clients send `Authorization: Bearer KEY`)."""
+    return headers.get("authorization", "").removeprefix("Bearer ").strip()
+
+
 def _words(text: str) -> int:
     return max(1, len(text.split()))
 
@@ -92,8 +100,9 @@ class FakeOpenAIServer:
                  replies: dict[str, Reply] | None = None,
                  fault_rule: Callable[[dict[str, Any], int], str | None] | None = None,
                  hang_seconds: float = 30.0, chunk_words: int = 4,
-                 chunk_delay: float = 0.0) -> None:
+                 chunk_delay: float = 0.0, huge_chars: int = 1_000_000) -> None:
         self.latency, self.port, self.hang_seconds = latency, port, hang_seconds
+        self.huge_chars = huge_chars
         self.chunk_delay = chunk_delay
         self.replies = {**DEFAULT_REPLIES, **(replies or {})}
         self.faults: collections.deque[str] = collections.deque()
@@ -222,12 +231,24 @@ class FakeOpenAIServer:
                 "at your provider's dashboard.", "type": "invalid_request_error",
                 "code": "invalid_api_key"}})
             return
+        if fault == "echo-key-401":
+            await self._send_json(writer, 401, {"error": {
+                "message": f"Incorrect API key provided: {_bearer(headers)}; sent "
+                f"authorization: {headers.get('authorization', '')}",
+                "type": "invalid_request_error", "code": "invalid_api_key"}})
+            return
         if fault in ("429", "500"):
             await self._send_json(writer, int(fault), {"error": {
                 "message": "rate limited" if fault == "429" else "server error",
                 "type": "fake", "code": fault}})
             return
         text = "" if fault == "empty" else self._reply_text(body, n)
+        if fault == "huge":
+            text = (text + " ") * (self.huge_chars // (len(text) + 1) + 1)
+        elif fault == "echo-key":
+            text = (f"{text} (you sent the key {_bearer(headers)} with the header "
+                    f"'authorization: {headers.get('authorization', '')}', api_key="
+                    f"{_bearer(headers)})")
         usage = {"prompt_tokens": sum(_words(str(m.get("content", "")))
                                       for m in body.get("messages", [])),
                  "completion_tokens": _words(text) if text else 0}
