@@ -10,7 +10,10 @@ an OpenAI-compatible base URL and in JSON mode (`AgentSpec.response_format`), st
 pieces to `on_delta`, and retries with exponential backoff on rate limits, server errors,
 time-outs, malformed and empty replies.
 After the last retry it raises `ModelError` with a one-line reason. API keys are held in
-memory only: never in a spec, a raw request, an event or a log line.
+memory only: never in a spec, a raw request, an event or a log line. Everything that
+leaves `complete` — the reply, its raw request and response, the errors of its attempts,
+the final error — has the value of every key in use hidden (`core.secrets`), so a server
+that echoes the key cannot get it stored, logged or printed.
 
 A reply is cut to `reply_cap(spec)` characters (8 per token of `max_tokens`) before anyone
 sees it: a server that ignores `max_tokens` could otherwise send megabytes that would be
@@ -34,6 +37,7 @@ from typing import Any
 from core.agents.base import DeltaFn, Reply, no_delta
 from core.config import AgentSpec
 from core.errors import CredentialError, ModelError
+from core.secrets import Redactor
 from core.transcript import Usage
 
 _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
@@ -135,12 +139,11 @@ def raw_request(spec: AgentSpec, messages: list[dict[str, str]]) -> dict[str, An
     return req
 
 
-def _reason(err: BaseException) -> str:
-    """A one-line reason for an error, without echoing anything that could be a key."""
+def _reason(err: BaseException, redactor: Redactor) -> str:
+    """A one-line reason for an error, every key in it hidden (before it is cut, so a cut
+    cannot leave half a key)."""
     name = type(err).__name__
-    msg = str(err).strip().splitlines()[0] if str(err).strip() else ""
-    if "sk-" in msg:
-        msg = msg.split("sk-")[0] + "[redacted]"
+    msg = redactor.text(str(err).strip().splitlines()[0]) if str(err).strip() else ""
     return f"{name}: {msg[:200]}" if msg else name
 
 
@@ -198,19 +201,20 @@ class LLMClient:
         if spec.kind != "llm" or not spec.model:
             raise ModelError(f"agent kind '{spec.kind}' is not a model")
         lib = await load_litellm_async()
+        redactor = Redactor([spec.api_key_env] if spec.api_key_env else [], [self._api_key])
         errors: list[str] = []
         started = time.perf_counter()
         credential = False
         for attempt in range(spec.retries + 1):
             try:
                 async with asyncio.timeout(spec.timeout):
-                    got = await self._once(lib, spec, messages, on_delta)
+                    got = await self._once(lib, spec, messages, on_delta, redactor)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # every provider error type; classified below
                 if isinstance(err, TimeoutError):
                     err = TimeoutError(f"no reply within {spec.timeout:g} s")
-                errors.append(_reason(err))
+                errors.append(_reason(err, redactor))
                 credential = _credential(err)
                 if attempt >= spec.retries or not _retryable(err):
                     break
@@ -219,18 +223,19 @@ class LLMClient:
             meta: dict[str, Any] = {
                 "attempts": attempt + 1, "errors": errors,
                 "call_ms": round((time.perf_counter() - started) * 1000, 1)}
-            return _capped(Reply(text=got.text, usage=got.usage, model=spec.model,
-                                 raw_request=raw_request(spec, messages),
-                                 raw_response=got.raw_response, meta=meta),
-                           reply_cap(spec), got.original_chars)
+            reply = _capped(Reply(text=got.text, usage=got.usage, model=spec.model,
+                                  raw_request=raw_request(spec, messages),
+                                  raw_response=got.raw_response, meta=meta),
+                            reply_cap(spec), got.original_chars)
+            return _redacted(reply, redactor)
         error = CredentialError if credential else ModelError
         raise error(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
 
     async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, str]],
-                    on_delta: DeltaFn) -> Attempt:
+                    on_delta: DeltaFn, redactor: Redactor) -> Attempt:
         response = await lib.acompletion(**self._kwargs(spec, messages))
         if self.streams(spec):
-            return await self._collect_stream(lib, spec, response, on_delta)
+            return await self._collect_stream(lib, spec, response, on_delta, redactor)
         text = response.choices[0].message.content or ""
         if not text.strip():
             raise EmptyReply("the model returned an empty reply")
@@ -238,7 +243,7 @@ class LLMClient:
         return Attempt(text, usage, _dump(response))
 
     async def _collect_stream(self, lib: Any, spec: AgentSpec, response: Any,
-                              on_delta: DeltaFn) -> Attempt:
+                              on_delta: DeltaFn, redactor: Redactor) -> Attempt:
         pieces: list[str] = []
         usage_obj, finish, rid = None, None, None
         cap, total = reply_cap(spec), 0
@@ -251,7 +256,8 @@ class LLMClient:
                 finish = choice.finish_reason or finish
                 if piece and total < cap:  # past the cap, pieces are only counted
                     pieces.append(piece[:cap - total])
-                    on_delta(pieces[-1])
+                    on_delta(redactor.text(pieces[-1]))  # a key split over pieces is
+                    # hidden in the completed turn, which replaces the streamed text
                 total += len(piece or "")
         text = "".join(pieces)
         if not text.strip():
@@ -274,6 +280,14 @@ class LLMClient:
             except Exception:
                 self._unpriced.add(model)
         return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
+
+
+def _redacted(reply: Reply, redactor: Redactor) -> Reply:
+    """The reply with every key in use hidden in its text, raw request and response."""
+    reply.text = redactor.text(reply.text)
+    reply.raw_request = redactor.data(reply.raw_request)
+    reply.raw_response = redactor.data(reply.raw_response)
+    return reply
 
 
 def _capped(reply: Reply, cap: int, original_chars: int | None) -> Reply:

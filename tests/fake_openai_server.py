@@ -8,8 +8,9 @@ prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a 
 "429", "500", "401" (a bad API key, as OpenAI words it), "hang" (no answer for
 `hang_seconds`), "malformed" (invalid JSON / SSE), "empty" (a reply with no content),
 "huge" (a reply of `huge_chars` characters, whatever `max_tokens` says), "echo-key" (a
-reply that quotes the request's API key and Authorization header back) and "echo-key-401"
-(a refusal that names the key, as some servers word it). `chunk_delay` spaces the streamed
+reply that quotes the request's API key and Authorization header back), "echo-key-401" (a
+refusal that names the key, as some servers word it) and "echo-key-500" (a server error that
+quotes the request's headers, as a misconfigured proxy does). `chunk_delay` spaces the streamed
 chunks out (seconds between chunks), so a client can be watched, or cancelled, mid-reply.
 
     with FakeOpenAIServer(latency=0.0) as server:
@@ -231,11 +232,14 @@ class FakeOpenAIServer:
                 "at your provider's dashboard.", "type": "invalid_request_error",
                 "code": "invalid_api_key"}})
             return
-        if fault == "echo-key-401":
-            await self._send_json(writer, 401, {"error": {
+        if fault in ("echo-key-401", "echo-key-500"):
+            status = int(fault[-3:])
+            await self._send_json(writer, status, {"error": {
                 "message": f"Incorrect API key provided: {_bearer(headers)}; sent "
-                f"authorization: {headers.get('authorization', '')}",
-                "type": "invalid_request_error", "code": "invalid_api_key"}})
+                f"authorization: {headers.get('authorization', '')}" if status == 401 else
+                f"upstream failed for request with Authorization: "
+                f"{headers.get('authorization', '')} (api_key={_bearer(headers)})",
+                "type": "invalid_request_error", "code": fault}})
             return
         if fault in ("429", "500"):
             await self._send_json(writer, int(fault), {"error": {
