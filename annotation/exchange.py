@@ -138,15 +138,11 @@ def export_rows(store: ReaderStudyStore, study: str) -> list[ExchangeRow]:
     return [_row(record.name, r) for r in listed]
 
 
-def to_csv(rows: list[ExchangeRow]) -> str:
-    """Rows as CSV text with a header (NULL → empty cell, judge_params as JSON)."""
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for r in rows:
-        writer.writerow({k: ("" if v is None else json.dumps(v, sort_keys=True)
-                             if isinstance(v, dict) else v) for k, v in r.model_dump().items()})
-    return buf.getvalue()
+def csv_records(rows: list[ExchangeRow]) -> list[dict[str, Any]]:
+    """Rows as the cells of a CSV file, by column (judge_params as JSON); written by
+    `tui.text.exports.ratings_csv`, which makes every cell safe for a spreadsheet."""
+    return [{k: json.dumps(v, sort_keys=True) if isinstance(v, dict) else v
+             for k, v in r.model_dump().items()} for r in rows]
 
 
 def to_jsonl(rows: list[ExchangeRow]) -> str:
@@ -171,6 +167,16 @@ def _read_jsonl(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
+def _cell(value: str) -> str | None:
+    """A CSV cell as written: empty is None, and the apostrophe our exports put before a
+    cell a spreadsheet would run as a formula (`'=…`, `'+…`, `'-…`, `'@…`) is dropped."""
+    if value == "":
+        return None
+    if len(value) > 1 and value[0] == "'" and value[1] in "=+-@\t\r":
+        return value[1:]
+    return value
+
+
 def _read_csv(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     reader = csv.DictReader(io.StringIO(text))
     header = [h.strip() for h in reader.fieldnames or []]
@@ -185,8 +191,7 @@ def _read_csv(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     for r in reader:
         if None in r:
             raise InputError("more cells than columns", path=str(path), line=start)
-        out.append((start, {k: (v if v != "" else None) for k, v in r.items()
-                            if k not in IGNORED}))
+        out.append((start, {k: _cell(v) for k, v in r.items() if k not in IGNORED}))
         start = reader.line_num + 1  # a quoted cell may span lines: report the first one
     return out
 

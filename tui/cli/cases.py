@@ -12,6 +12,7 @@ from typing import Any
 from core.caseio import bundled_cases_dir, dump_case, iter_case_files, load_bundled_cases
 from core.case import Case
 from core.errors import InputError, NotFoundError
+from tui.text.safe import sanitize
 
 TITLE_COLUMNS = 60  # widest title column of `cases list` (longer titles are cut with '…')
 
@@ -53,8 +54,9 @@ def fit(text: str, width: int) -> str:
 def _table(rows: list[dict[str, Any]]) -> list[str]:
     """Aligned lines (header first); titles are cut to keep a line readable."""
     keys = ["id", "title", "specialty", "language", "source"]
-    # Imported titles may hold line breaks or tabs: one line per case, whatever the source.
-    cells = [{k: " ".join(str(r[k]).split()) for k in keys} for r in rows]
+    # Imported titles may hold line breaks, tabs or escape codes: one line per case, control
+    # characters made visible before the widths are measured.
+    cells = [{k: " ".join(sanitize(str(r[k])).split()) for k in keys} for r in rows]
     widths = {k: max(display_width(k), *(display_width(c[k]) for c in cells)) for k in keys}
     widths["title"] = min(widths["title"], TITLE_COLUMNS)
     lines = ["  ".join(fit(k.upper(), widths[k]) for k in keys)]

@@ -157,7 +157,10 @@ class _Progress:
         line = (f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  failed "
                 f"{self.failed}  {time.monotonic() - self.start:5.1f}s")
         if self.tty:
-            print("\r" + line, end="", file=sys.stderr, flush=True)
+            from tui.text.safe import write_trusted
+
+            write_trusted(sys.stderr, "\r")  # our own: rewinds the line, is not text
+            print(line, end="", file=sys.stderr, flush=True)
         elif done == total or done % max(1, total // 10) == 0:
             print(line, file=sys.stderr, flush=True)
 

@@ -252,10 +252,13 @@ def judge(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     """Write the ratings to a file or stdout."""
-    from annotation.exchange import export_rows, to_csv, to_jsonl
+    from annotation.exchange import export_rows, to_jsonl
+    from tui.text.exports import ratings_csv
+    from tui.text.safe import sanitize
 
     rows = export_rows(_store(args), args.study)
-    text = to_csv(rows) if args.format == "csv" else to_jsonl(rows)
+    # JSON escapes C0 controls; sanitize escapes the rest the JSON way (lossless)
+    text = ratings_csv(rows) if args.format == "csv" else sanitize(to_jsonl(rows))
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
