@@ -134,11 +134,7 @@ def test_csv_cells_are_no_formulas_and_import_back_unchanged(
 
 
 def _number(value: str) -> bool:
-    try:
-        float(value)
-    except ValueError:
-        return False
-    return True
+    return re.fullmatch(r"[+-]?\d+(\.\d+)?([eE][+-]?\d+)?", value) is not None
 
 
 def test_results_csv_neutralises_a_formula_model(tmp_path: Path,
