@@ -48,6 +48,9 @@ def _cases_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("format", help="agentclinic, agentclinic-nejm, aihospital, "
                    "aihospital-dialog, rjua")
     p.add_argument("path", help="the file to import")
+    p.add_argument("--update", action="store_true",
+                   help="apply changes to the ground truth (diagnosis, findings, results) of "
+                   "cases already stored; without it such an import writes nothing")
     _add_db(p)
     p.set_defaults(func=cmd_cases.import_cases)
     p = csub.add_parser("show", help="print one case as YAML (includes the ground truth)")

@@ -131,16 +131,27 @@ def import_cases(args: argparse.Namespace) -> int:
 
     Re-importing is safe: a case with a known id is updated (or left alone if identical),
     and a transcript whose source record was imported before is skipped — its id is a hash
-    of the record, so the same dialogue never appears twice.
+    of the record, so the same dialogue never appears twice. An update that changes a
+    stored case's ground truth needs `--update` (without it: nothing written, exit 1, the
+    changes listed).
     """
-    from core.usecases.importing import read_peer_file, store_import
+    from core.usecases.importing import TruthChanged, read_peer_file, store_import
     from db.store import open_store
 
     path = Path(args.path)
     result = read_peer_file(args.format, path)  # a bad file: nothing opened or written
-    done = store_import(open_store(args.db), result, args.format)
+    try:
+        done = store_import(open_store(args.db), result, args.format, update=args.update,
+                            path=str(path))
+    except TruthChanged as err:
+        print(f"bedside: {err}:", file=sys.stderr)
+        for line in err.changes:
+            print(f"  {line}", file=sys.stderr)
+        return 1
     for w in done.warnings:
         print(f"warning: {w}", file=sys.stderr)
+    for line in done.truth_changes:
+        print(f"ground truth changed: {line}", file=sys.stderr)
     if done.saved.updated_with_runs:
         print(f"warning: {done.saved.updated_with_runs} updated cases already have "
               "consultations; their results were obtained on the previous version",
