@@ -103,6 +103,11 @@ def test_the_run_summary_and_errors_are_harmless(tmp_path: Path,
     assert code == 0 and "openai/fake␛[31m␛]8;;http://evil␇" in out
     code, out, err = _said(["cases", "show", f"no{ESC}[2Jcase"], capsys)
     assert code == 2 and not RAW.findall(err) and "no␛[2Jcase" in err
+    # `bedside rate` hands the terminal to the app, so its output is not wrapped; its
+    # error line is made harmless all the same
+    code, out, err = _said(["rate", "--study", f"no{ESC}]0;x{BEL}", "--rater", "a",
+                            "--db", str(tmp_path / "x.db")], capsys)
+    assert code == 2 and not RAW.findall(err) and "no␛]0;x␇" in err, err
 
 
 def test_json_keeps_the_text_itself(hostile_db: Path,

@@ -140,7 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return func(args)
         except BedsideError as err:
-            print(f"bedside: {err}", file=sys.stderr)
+            from tui.text.safe import sanitize  # also for the commands that are not wrapped
+
+            print(f"bedside: {sanitize(str(err))}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("bedside: interrupted; everything completed so far is saved",
