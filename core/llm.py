@@ -37,7 +37,7 @@ from typing import Any
 from core.agents.base import DeltaFn, Reply, no_delta
 from core.config import AgentSpec
 from core.errors import CredentialError, ModelError
-from core.secrets import Redactor
+from core.secrets import Redactor, secret_values
 from core.transcript import Usage
 
 _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
@@ -172,6 +172,16 @@ class LLMClient:
         self.backoff_scale = backoff_scale
         self._stream = stream
         self._unpriced: set[str] = set()  # models litellm has no price for (skip the lookup)
+        self._env_keys: dict[str | None, list[str]] = {}  # secret_values, by api_key_env
+
+    def _redactor(self, spec: AgentSpec) -> Redactor:
+        """What hides the keys of a call: the key it sends (read now) and the environment's
+        keys (read once per client: scanning the environment costs more than a call's
+        redaction)."""
+        name = spec.api_key_env
+        if name not in self._env_keys:
+            self._env_keys[name] = secret_values([name] if name else [])
+        return Redactor(keys=[self._key(spec)], values=self._env_keys[name])
 
     def streams(self, spec: AgentSpec) -> bool:
         """Whether a call for this spec is streamed."""
@@ -201,7 +211,7 @@ class LLMClient:
         if spec.kind != "llm" or not spec.model:
             raise ModelError(f"agent kind '{spec.kind}' is not a model")
         lib = await load_litellm_async()
-        redactor = Redactor([spec.api_key_env] if spec.api_key_env else [], [self._api_key])
+        redactor = self._redactor(spec)
         errors: list[str] = []
         started = time.perf_counter()
         credential = False
@@ -283,10 +293,15 @@ class LLMClient:
 
 
 def _redacted(reply: Reply, redactor: Redactor) -> Reply:
-    """The reply with every key in use hidden in its text, raw request and response."""
+    """The reply with every key in use hidden in its text, raw response and the settings of
+    its raw request (an api_base may carry `?api_key=`). The request's messages are left:
+    they are our prompts and earlier replies, each hidden when it came back, and walking
+    the whole dialogue at every call would cost more than the call."""
     reply.text = redactor.text(reply.text)
-    reply.raw_request = redactor.data(reply.raw_request)
     reply.raw_response = redactor.data(reply.raw_response)
+    if isinstance(reply.raw_request, dict):
+        reply.raw_request = {k: v if k == "messages" else redactor.data(v)
+                             for k, v in reply.raw_request.items()}
     return reply
 
 

@@ -36,6 +36,7 @@ def test_redact_hides_every_key_in_use(monkeypatch: pytest.MonkeyPatch) -> None:
     assert out.count("[redacted]") == 5 and out.endswith("keep abc, risk-free")
     assert redact_data({"a": [text, 3], "b": None}, names=["MY_SERVER_VAR"]) == \
         {"a": [out, 3], "b": None}
+    assert redact("http://h/v1?api_key=q9w8e7r6&x=1") == "http://h/v1?api_key=[redacted]&x=1"
 
 
 STUDY = """name = "keys"
