@@ -14,7 +14,9 @@ file is written in one transaction: all or nothing. A row is refused when its un
 rating unit of that transcript for that item, or its rater_kind (or judge settings) differ
 from the stored rater's. A stored answer changed at the same time or later than the file's
 is kept unless `replace`; rows with neither value nor comment are skipped; both are reported.
-An assignment is marked done once the imported answers cover its required units.
+An assignment is marked done once the imported answers cover its required units. A rater
+the study does not have is an error (naming every such rater and the line where each first
+appears) unless `add_raters`: a typo in a name must not make a new rater.
 
 `export_rows` and `import_file` are the use cases behind `bedside ratings export|import`;
 they read and write through the `ReaderStudyStore` port.
@@ -138,15 +140,11 @@ def export_rows(store: ReaderStudyStore, study: str) -> list[ExchangeRow]:
     return [_row(record.name, r) for r in listed]
 
 
-def to_csv(rows: list[ExchangeRow]) -> str:
-    """Rows as CSV text with a header (NULL → empty cell, judge_params as JSON)."""
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    for r in rows:
-        writer.writerow({k: ("" if v is None else json.dumps(v, sort_keys=True)
-                             if isinstance(v, dict) else v) for k, v in r.model_dump().items()})
-    return buf.getvalue()
+def csv_records(rows: list[ExchangeRow]) -> list[dict[str, Any]]:
+    """Rows as the cells of a CSV file, by column (judge_params as JSON); written by
+    `tui.text.exports.ratings_csv`, which makes every cell safe for a spreadsheet."""
+    return [{k: json.dumps(v, sort_keys=True) if isinstance(v, dict) else v
+             for k, v in r.model_dump().items()} for r in rows]
 
 
 def to_jsonl(rows: list[ExchangeRow]) -> str:
@@ -171,6 +169,16 @@ def _read_jsonl(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     return out
 
 
+def _cell(value: str) -> str | None:
+    """A CSV cell as written: empty is None, and the apostrophe our exports put before a
+    cell a spreadsheet would run as a formula (`'=…`, `'+…`, `'-…`, `'@…`) is dropped."""
+    if value == "":
+        return None
+    if len(value) > 1 and value[0] == "'" and value[1] in "=+-@\t\r":
+        return value[1:]
+    return value
+
+
 def _read_csv(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     reader = csv.DictReader(io.StringIO(text))
     header = [h.strip() for h in reader.fieldnames or []]
@@ -185,8 +193,7 @@ def _read_csv(path: Path, text: str) -> list[tuple[int, dict[str, Any]]]:
     for r in reader:
         if None in r:
             raise InputError("more cells than columns", path=str(path), line=start)
-        out.append((start, {k: (v if v != "" else None) for k, v in r.items()
-                            if k not in IGNORED}))
+        out.append((start, {k: _cell(v) for k, v in r.items() if k not in IGNORED}))
         start = reader.line_num + 1  # a quoted cell may span lines: report the first one
     return out
 
@@ -216,8 +223,10 @@ def read_rows(path: Path) -> list[tuple[int, ExchangeRow]]:
 @dataclass
 class _Study:
     id: str
+    name: str
     rubric: Rubric
     members: set[str]
+    raters: set[str]
     units: dict[str, set[Unit]] = field(default_factory=dict)
 
 
@@ -237,14 +246,32 @@ class _Checker:
         self.studies: dict[str, _Study] = {}
         self.kinds: dict[str, tuple[str, Any]] = {}  # rater → (kind, judge settings)
         self.seen: dict[tuple[Any, ...], int] = {}
+        self.unknown: dict[tuple[str, str], int] = {}  # (study, rater) → first line
 
     def study(self, name: str) -> _Study:
         """The study called `name` (NotFoundError if there is none), loaded once."""
         if name not in self.studies:
             s = self.store.get_study(name)
-            self.studies[name] = _Study(s.id, load_definition(s).effective_rubric(),
-                                        set(self.store.study_consultations(s.id)))
+            self.studies[name] = _Study(s.id, s.name, load_definition(s).effective_rubric(),
+                                        set(self.store.study_consultations(s.id)),
+                                        {r.name for r in self.store.study_raters(s.id)})
         return self.studies[name]
+
+    def unknown_raters(self, path: Path) -> InputError | None:
+        """One error naming every rater the file gives a study that does not have them."""
+        if not self.unknown:
+            return None
+        (study, first), line = next(iter(self.unknown.items()))
+        names = [f"'{r}'{self._hint(s, r)}" + (f" (line {n})" if i else "")
+                 for i, ((s, r), n) in enumerate(self.unknown.items())]
+        more = f", nor {', '.join(names[1:])}" if len(names) > 1 else ""
+        return InputError(f"{names[0]} is not a rater of study '{study}'{more}; add "
+                          f"--add-raters to add {'them' if more else 'it'}", path=str(path),
+                          line=line, field="rater")
+
+    def _hint(self, study: str, rater: str) -> str:
+        near = [m for m in self.studies[study].raters if m.casefold() == rater.casefold()]
+        return f" (did you mean '{near[0]}'?)" if near else ""
 
     def rater(self, row: ExchangeRow) -> None:
         """Refuse a row whose rater_kind or judge settings differ from the stored rater's
@@ -272,6 +299,8 @@ class _Checker:
             raise InputError(f"'{row.consultation}' is not in study '{row.study}'",
                              field="consultation")
         self.rater(row)
+        if row.rater not in st.raters:
+            self.unknown.setdefault((st.name, row.rater), line)
         key = (row.study, row.rater, row.consultation, row.item, row.unit)
         if key in self.seen:
             raise InputError(f"the same rating as line {self.seen[key]}", field="unit")
@@ -331,6 +360,7 @@ class ImportSummary:
     marked_skipped: int = 0
     kept: list[tuple[int, str]] = field(default_factory=list)
     empty: list[int] = field(default_factory=list)
+    added_raters: list[tuple[str, str]] = field(default_factory=list)  # (study, rater)
 
 
 def _assignment(store: StudyStore, c: _Checked) -> AssignmentRecord:
@@ -367,9 +397,11 @@ def _settle(store: ReaderStudyStore, assignment_id: str, rows: list[_Checked], r
         summary.marked_done += 1
 
 
-def _check_all(store: StudyStore, p: Path, summary: ImportSummary) -> list[_Checked]:
+def _check_all(store: StudyStore, p: Path, summary: ImportSummary,
+               add_raters: bool) -> list[_Checked]:
     """Every row of the file checked (InputError naming the line on the first bad one);
-    rows with neither value nor comment are noted in `summary.empty` and left out."""
+    rows with neither value nor comment are noted in `summary.empty` and left out. Raters
+    the study does not have are an error unless `add_raters`."""
     checker, checked = _Checker(store), []
     for n, row in read_rows(p):
         summary.read += 1
@@ -383,15 +415,21 @@ def _check_all(store: StudyStore, p: Path, summary: ImportSummary) -> list[_Chec
             summary.empty.append(n)
         else:
             checked.append(c)
+    unknown = checker.unknown_raters(p)
+    if unknown is not None and not add_raters:
+        raise unknown
+    written = {(c.study.name, c.row.rater) for c in checked}
+    summary.added_raters = [k for k in checker.unknown if k in written]
     return checked
 
 
-def import_file(store: ReaderStudyStore, path: Path | str, *,
-                replace: bool = False) -> ImportSummary:
-    """Check a CSV/JSONL export whole, then write it in one transaction."""
+def import_file(store: ReaderStudyStore, path: Path | str, *, replace: bool = False,
+                add_raters: bool = False) -> ImportSummary:
+    """Check a CSV/JSONL export whole, then write it in one transaction; `add_raters` lets
+    it add raters the study does not have (else they are an error)."""
     p = Path(path)
     summary = ImportSummary()
-    checked = _check_all(store, p, summary)
+    checked = _check_all(store, p, summary, add_raters)
     groups: dict[str, list[_Checked]] = {}
     with store.transaction():
         for c in checked:

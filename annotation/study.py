@@ -20,7 +20,9 @@ from pydantic import Field, ValidationError, ValidationInfo, field_validator
 
 from annotation.rubric import Rubric, RubricItem, StrictModel
 from annotation.rubric_default import default_rubric
+from core import yamlsafe
 from core.errors import InputError
+from core.yamlsafe import BoundedComposer
 
 __all__ = ["Rubric", "RubricItem", "Selection", "StudyDefinition", "field_line",
            "load_study_file", "load_yaml", "parse_study"]
@@ -80,10 +82,11 @@ class StudyDefinition(StrictModel):
 
 # -- loading ---------------------------------------------------------------------------
 
-class StudyYamlLoader(yaml.SafeLoader):
+class StudyYamlLoader(BoundedComposer, yaml.SafeLoader):
     """Safe YAML with YAML 1.2 booleans: `true`/`false` only; yes/no/on/off stay strings.
 
-    PyYAML follows YAML 1.1, where `options: [yes, no]` reads as two booleans.
+    PyYAML follows YAML 1.1, where `options: [yes, no]` reads as two booleans. Nesting and
+    aliases are bounded (`core.yamlsafe`).
     """
 
 
@@ -96,8 +99,9 @@ StudyYamlLoader.add_implicit_resolver(
 
 
 def load_yaml(text: str) -> Any:
-    """Parse YAML with `StudyYamlLoader` (also used for rubric files)."""
-    return yaml.load(text, Loader=StudyYamlLoader)  # noqa: S506 - a SafeLoader subclass
+    """Parse YAML with `StudyYamlLoader` (also used for rubric files); alias bombs and
+    absurd nesting raise `core.yamlsafe.YamlLimitError` (a yaml.YAMLError)."""
+    return yamlsafe.load(text, StudyYamlLoader)[1]
 
 
 def _yaml_line(node: yaml.Node | None, loc: tuple[Any, ...]) -> int | None:
@@ -201,11 +205,10 @@ def _parse(text: str, path: str) -> tuple[Any, Any]:
             raise InputError(f"not valid TOML ({reason})", path=path, line=line) from None
         return data, lambda loc: _toml_line(text, data, loc)
     try:
-        node = yaml.compose(text, Loader=StudyYamlLoader)
-        data = load_yaml(text)
+        node, data = yamlsafe.load(text, StudyYamlLoader)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        raise InputError(f"not valid YAML ({err.problem})", path=path,
+        raise InputError(yamlsafe.problem_text(err, "YAML"), path=path,
                          line=mark.line + 1 if mark else None) from None
     return data, lambda loc: _yaml_line(node, loc)
 

@@ -18,13 +18,12 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from core import yamlsafe
 from core.caseindex.matching import normalise
 from core.case import Case
 from core.errors import InputError
 
 CASE_SUFFIXES = (".yaml", ".yml", ".json")
-# libyaml's C loader is ~10x faster than the pure-Python one; fall back when it is absent.
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # YAML tags of plain scalars that are not text, and how to name them in a hint.
 _NON_TEXT = {"tag:yaml.org,2002:bool": "a boolean", "tag:yaml.org,2002:int": "a number",
              "tag:yaml.org,2002:float": "a number", "tag:yaml.org,2002:null": "null"}
@@ -36,13 +35,9 @@ def bundled_cases_dir() -> Path:
 
 
 def _load(text: str) -> tuple[yaml.Node | None, Any]:
-    """Compose and construct in one pass: the node tree (for lines) and the data."""
-    loader = _LOADER(text)
-    try:
-        node = loader.get_single_node()
-        return node, (loader.construct_document(node) if node is not None else None)
-    finally:
-        loader.dispose()
+    """Compose and construct in one pass: the node tree (for lines) and the data; alias
+    bombs and absurd nesting are refused before anything walks them (`core.yamlsafe`)."""
+    return yamlsafe.load(text)
 
 
 def _node_at(node: yaml.Node | None, loc: tuple[Any, ...]) -> tuple[yaml.Node | None, bool]:
@@ -143,7 +138,7 @@ def _parse(text: str, path: str, line_offset: int) -> tuple[yaml.Node | None, di
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
         line = mark.line + 1 + line_offset if mark else None
-        raise InputError(f"not valid YAML/JSON ({err.problem})", path=path, line=line) from None
+        raise InputError(yamlsafe.problem_text(err), path=path, line=line) from None
     if not isinstance(data, dict):
         raise InputError("expected a mapping of case fields", path=path, line=1 + line_offset)
     duplicates = _duplicate_keys(node)
@@ -171,7 +166,7 @@ def validate_case_errors(text: str, path: str) -> list[InputError]:
         node, data = _load(text)
     except yaml.MarkedYAMLError as err:
         mark = err.problem_mark
-        return [InputError(f"not valid YAML/JSON ({err.problem})", path=path,
+        return [InputError(yamlsafe.problem_text(err), path=path,
                            line=mark.line + 1 if mark else None)]
     if not isinstance(data, dict):
         return [InputError("expected a mapping of case fields", path=path, line=1)]

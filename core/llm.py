@@ -14,6 +14,15 @@ memory only: never in a spec, a raw request, an event or a log line. Messages ma
 image content parts (`core.images`); the stored raw request keeps each image's sha256, not
 its base64. `vision_support` says whether litellm knows a model to see images.
 
+Everything that leaves `complete` (and `embed`) — the reply, its raw request and response,
+the errors of its attempts, the final error — has the value of every key in use hidden
+(`core.secrets`), so a server that echoes the key cannot get it stored, logged or printed.
+
+A reply is cut to `reply_cap(spec)` characters (8 per token of `max_tokens`) before anyone
+sees it: a server that ignores `max_tokens` could otherwise send megabytes that would be
+stored in the turn, its raw response and every later prompt that re-sends the dialogue.
+The cut is recorded in the reply's meta (`truncated`, `original_chars`).
+
 Must not import at module level: litellm (it takes seconds and must stay off start-up
 paths).
 """
@@ -32,10 +41,31 @@ from core.agents.base import DeltaFn, Reply, no_delta
 from core.config import AgentSpec
 from core.errors import CredentialError, ModelError
 from core.images import redact_images
+from core.secrets import Redactor, secret_values
 from core.transcript import Usage
 
 _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
 _PLACEHOLDER_KEY = "sk-local-no-key"  # local OpenAI-compatible servers ignore the key
+# A token is about 4 characters of English and fewer of Chinese; 8 per token leaves an
+# honest reply whole and bounds a server that ignores max_tokens.
+CHARS_PER_TOKEN = 8
+_UNLIMITED_TOKENS = 4096  # the bound when a spec sets no max_tokens
+
+
+def reply_cap(spec: AgentSpec) -> int:
+    """Most characters of a reply that are kept (stored and re-sent)."""
+    return CHARS_PER_TOKEN * (spec.max_tokens or _UNLIMITED_TOKENS)
+
+
+def _cap_strings(value: Any, cap: int) -> Any:
+    """`value` (a raw response) with every string longer than `cap` cut to `cap`."""
+    if isinstance(value, str):
+        return value[:cap] if len(value) > cap else value
+    if isinstance(value, dict):
+        return {k: _cap_strings(v, cap) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cap_strings(v, cap) for v in value]
+    return value
 
 
 _import_lock = threading.Lock()
@@ -99,6 +129,7 @@ class Attempt:
     text: str
     usage: Usage
     raw_response: dict[str, Any]
+    original_chars: int | None = None  # the reply's length when it was longer than `text`
 
 
 def vision_support(lib: Any, model: str) -> bool | None:
@@ -131,12 +162,11 @@ def raw_request(spec: AgentSpec, messages: list[dict[str, Any]], *,
     return req
 
 
-def _reason(err: BaseException) -> str:
-    """A one-line reason for an error, without echoing anything that could be a key."""
+def _reason(err: BaseException, redactor: Redactor) -> str:
+    """A one-line reason for an error, every key in it hidden (before it is cut, so a cut
+    cannot leave half a key)."""
     name = type(err).__name__
-    msg = str(err).strip().splitlines()[0] if str(err).strip() else ""
-    if "sk-" in msg:
-        msg = msg.split("sk-")[0] + "[redacted]"
+    msg = redactor.text(str(err).strip().splitlines()[0]) if str(err).strip() else ""
     return f"{name}: {msg[:200]}" if msg else name
 
 
@@ -165,6 +195,16 @@ class LLMClient:
         self.backoff_scale = backoff_scale
         self._stream = stream
         self._unpriced: set[str] = set()  # models litellm has no price for (skip the lookup)
+        self._env_keys: dict[str | None, list[str]] = {}  # secret_values, by api_key_env
+
+    def _redactor(self, spec: AgentSpec) -> Redactor:
+        """What hides the keys of a call: the key it sends (read now) and the environment's
+        keys (read once per client: scanning the environment costs more than a call's
+        redaction)."""
+        name = spec.api_key_env
+        if name not in self._env_keys:
+            self._env_keys[name] = secret_values([name] if name else [])
+        return Redactor(keys=[self._key(spec)], values=self._env_keys[name])
 
     async def vision(self, model: str) -> bool | None:
         """`vision_support` of a model (litellm imported off the event loop)."""
@@ -198,29 +238,33 @@ class LLMClient:
         if spec.kind != "llm" or not spec.model:
             raise ModelError(f"agent kind '{spec.kind}' is not a model")
         lib = await load_litellm_async()
+        redactor = self._redactor(spec)
         errors: list[str] = []
         started = time.perf_counter()
         credential = False
         for attempt in range(spec.retries + 1):
             try:
                 async with asyncio.timeout(spec.timeout):
-                    got = await self._once(lib, spec, messages, on_delta)
+                    got = await self._once(lib, spec, messages, on_delta, redactor)
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # every provider error type; classified below
                 if isinstance(err, TimeoutError):
                     err = TimeoutError(f"no reply within {spec.timeout:g} s")
-                errors.append(_reason(err))
+                errors.append(_reason(err, redactor))
                 credential = _credential(err)
                 if attempt >= spec.retries or not _retryable(err):
                     break
                 await asyncio.sleep(spec.backoff * self.backoff_scale * 2 ** attempt)
                 continue
-            return Reply(text=got.text, usage=got.usage, model=spec.model,
-                         raw_request=raw_request(spec, messages, stored=True),
-                         raw_response=got.raw_response,
-                         meta={"attempts": attempt + 1, "errors": errors,
-                               "call_ms": round((time.perf_counter() - started) * 1000, 1)})
+            meta: dict[str, Any] = {
+                "attempts": attempt + 1, "errors": errors,
+                "call_ms": round((time.perf_counter() - started) * 1000, 1)}
+            reply = _capped(Reply(text=got.text, usage=got.usage, model=spec.model,
+                                  raw_request=raw_request(spec, messages, stored=True),
+                                  raw_response=got.raw_response, meta=meta),
+                            reply_cap(spec), got.original_chars)
+            return _redacted(reply, redactor)
         error = CredentialError if credential else ModelError
         raise error(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
 
@@ -237,6 +281,7 @@ class LLMClient:
         if key:
             kw["api_key"] = key
         errors: list[str] = []
+        redactor = self._redactor(spec)
         for attempt in range(spec.retries + 1):
             try:
                 async with asyncio.timeout(spec.timeout):
@@ -249,17 +294,17 @@ class LLMClient:
             except asyncio.CancelledError:
                 raise
             except Exception as err:  # every provider error type
-                errors.append(_reason(err))
+                errors.append(_reason(err, redactor))
                 if attempt >= spec.retries or not _retryable(err):
                     break
                 await asyncio.sleep(spec.backoff * self.backoff_scale * 2 ** attempt)
         raise ModelError(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
 
     async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, Any]],
-                    on_delta: DeltaFn) -> Attempt:
+                    on_delta: DeltaFn, redactor: Redactor) -> Attempt:
         response = await lib.acompletion(**self._kwargs(spec, messages))
         if self.streams(spec):
-            return await self._collect_stream(lib, spec, response, on_delta)
+            return await self._collect_stream(lib, spec, response, on_delta, redactor)
         text = response.choices[0].message.content or ""
         if not text.strip():
             raise EmptyReply("the model returned an empty reply")
@@ -267,9 +312,10 @@ class LLMClient:
         return Attempt(text, usage, _dump(response))
 
     async def _collect_stream(self, lib: Any, spec: AgentSpec, response: Any,
-                              on_delta: DeltaFn) -> Attempt:
+                              on_delta: DeltaFn, redactor: Redactor) -> Attempt:
         pieces: list[str] = []
         usage_obj, finish, rid = None, None, None
+        cap, total = reply_cap(spec), 0
         async for chunk in response:
             rid = rid or getattr(chunk, "id", None)
             if getattr(chunk, "usage", None):
@@ -277,16 +323,18 @@ class LLMClient:
             for choice in chunk.choices or ():
                 piece = getattr(choice.delta, "content", None)
                 finish = choice.finish_reason or finish
-                if piece:
-                    pieces.append(piece)
-                    on_delta(piece)
+                if piece and total < cap:  # past the cap, pieces are only counted
+                    pieces.append(piece[:cap - total])
+                    on_delta(redactor.text(pieces[-1]))  # a key split over pieces is
+                    # hidden in the completed turn, which replaces the streamed text
+                total += len(piece or "")
         text = "".join(pieces)
         if not text.strip():
             raise EmptyReply("the model returned an empty reply")
         usage = self._usage(lib, spec, usage_obj)
         raw = {"id": rid, "model": spec.model, "content": text, "finish_reason": finish,
                "usage": usage.model_dump()}
-        return Attempt(text, usage, raw)
+        return Attempt(text, usage, raw, total if total > len(text) else None)
 
     def _usage(self, lib: Any, spec: AgentSpec, usage: Any) -> Usage:
         prompt = int(getattr(usage, "prompt_tokens", 0) or 0)
@@ -301,6 +349,29 @@ class LLMClient:
             except Exception:
                 self._unpriced.add(model)
         return Usage(prompt_tokens=prompt, completion_tokens=completion, cost_usd=cost)
+
+
+def _redacted(reply: Reply, redactor: Redactor) -> Reply:
+    """The reply with every key in use hidden in its text, raw response and the settings of
+    its raw request (an api_base may carry `?api_key=`). The request's messages are left:
+    they are our prompts and earlier replies, each hidden when it came back, and walking
+    the whole dialogue at every call would cost more than the call."""
+    reply.text = redactor.text(reply.text)
+    reply.raw_response = redactor.data(reply.raw_response)
+    if isinstance(reply.raw_request, dict):
+        reply.raw_request = {k: v if k == "messages" else redactor.data(v)
+                             for k, v in reply.raw_request.items()}
+    return reply
+
+
+def _capped(reply: Reply, cap: int, original_chars: int | None) -> Reply:
+    """The reply cut to `cap` characters (text and raw response), the cut in its meta."""
+    reply.raw_response = _cap_strings(reply.raw_response, cap)  # any field, not only the text
+    original = max(original_chars or 0, len(reply.text))
+    if original > cap or original_chars is not None:
+        reply.text = reply.text[:cap]
+        reply.meta.update(truncated=True, original_chars=original)
+    return reply
 
 
 def _dump(response: Any) -> dict[str, Any]:

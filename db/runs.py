@@ -98,6 +98,16 @@ def first_failure(db: Database, run_id: str) -> str | None:
     return row[0] if row and row[0] else None
 
 
+def failure_reasons(db: Database, run_id: str, limit: int = 3) -> list[tuple[str, int]]:
+    """The run's distinct failure reasons with how many consultations each ended, most
+    frequent first (then earliest), at most `limit`."""
+    rows = db.execute(
+        "SELECT coalesce(error, 'no reason recorded'), count(*), min(started_at) FROM "
+        "consultations WHERE run_id = ? AND status = 'failed' GROUP BY 1 ORDER BY 2 DESC, 3"
+        " LIMIT ?", [run_id, limit]).fetchall()
+    return [(reason, n) for reason, n, _ in rows]
+
+
 def run_progress(db: Database, run_id: str) -> RunProgress:
     """(consultations, turns, ended) of a run — a cheap fingerprint polled for changes."""
     where = "WHERE run_id = ? AND status != 'superseded'"

@@ -111,6 +111,10 @@ class SqliteStore(EvolutionRepository):
         """The error of the run's earliest failed consultation, if any."""
         return run_repo.first_failure(self.db, run_id)
 
+    def failure_reasons(self, run_id: str, limit: int = 3) -> list[tuple[str, int]]:
+        """The run's distinct failure reasons and their counts, most frequent first."""
+        return run_repo.failure_reasons(self.db, run_id, limit)
+
     def run_progress(self, run_id: str) -> RunProgress:
         """Consultations, turns and ended consultations of the run."""
         return run_repo.run_progress(self.db, run_id)

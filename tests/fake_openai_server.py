@@ -8,8 +8,12 @@ prompts end with (`bedside/<role>/v1`; a case conference's host and revising doc
 the roles 'host-assess', 'host-agree', 'host-final', 'revision' and 'revision-plain'). Faults are injected per request, from a queue
 (`server.faults.append("429")`) or a rule (`fault_rule(body, n) -> fault | None`):
 "429", "500", "401" (a bad API key, as OpenAI words it), "hang" (no answer for
-`hang_seconds`), "malformed" (invalid JSON / SSE) and "empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
-between chunks), so a client can be watched, or cancelled, mid-reply.
+`hang_seconds`), "malformed" (invalid JSON / SSE), "empty" (a reply with no content),
+"huge" (a reply of `huge_chars` characters, whatever `max_tokens` says), "echo-key" (a
+reply that quotes the request's API key and Authorization header back), "echo-key-401" (a
+refusal that names the key, as some servers word it) and "echo-key-500" (a server error that
+quotes the request's headers, as a misconfigured proxy does). `chunk_delay` spaces the streamed
+chunks out (seconds between chunks), so a client can be watched, or cancelled, mid-reply.
 
 Message content may be a string or a list of parts (`{"type": "text"}` and
 `{"type": "image_url"}`, as vision models take them); `message_text` reads the text of
@@ -179,6 +183,11 @@ def detect_role(body: dict[str, Any]) -> str:
     return found[-1] if found else "unknown"
 
 
+def _bearer(headers: dict[str, str]) -> str:
+    """The key a request carried (OpenAI clients send `Authorization: Bearer KEY`)."""
+    return headers.get("authorization", "").removeprefix("Bearer ").strip()
+
+
 def _words(text: str) -> int:
     return max(1, len(text.split()))
 
@@ -190,8 +199,9 @@ class FakeOpenAIServer:
                  replies: dict[str, Reply] | None = None,
                  fault_rule: Callable[[dict[str, Any], int], str | None] | None = None,
                  hang_seconds: float = 30.0, chunk_words: int = 4,
-                 chunk_delay: float = 0.0) -> None:
+                 chunk_delay: float = 0.0, huge_chars: int = 1_000_000) -> None:
         self.latency, self.port, self.hang_seconds = latency, port, hang_seconds
+        self.huge_chars = huge_chars
         self.chunk_delay = chunk_delay
         self.replies = {**DEFAULT_REPLIES, **(replies or {})}
         self.faults: collections.deque[str] = collections.deque()
@@ -329,12 +339,27 @@ class FakeOpenAIServer:
                 "at your provider's dashboard.", "type": "invalid_request_error",
                 "code": "invalid_api_key"}})
             return
+        if fault in ("echo-key-401", "echo-key-500"):
+            status = int(fault[-3:])
+            await self._send_json(writer, status, {"error": {
+                "message": f"Incorrect API key provided: {_bearer(headers)}; sent "
+                f"authorization: {headers.get('authorization', '')}" if status == 401 else
+                f"upstream failed for request with Authorization: "
+                f"{headers.get('authorization', '')} (api_key={_bearer(headers)})",
+                "type": "invalid_request_error", "code": fault}})
+            return
         if fault in ("429", "500"):
             await self._send_json(writer, int(fault), {"error": {
                 "message": "rate limited" if fault == "429" else "server error",
                 "type": "fake", "code": fault}})
             return
         text = "" if fault == "empty" else self._reply_text(body, n)
+        if fault == "huge":
+            text = (text + " ") * (self.huge_chars // (len(text) + 1) + 1)
+        elif fault == "echo-key":
+            text = (f"{text} (you sent the key {_bearer(headers)} with the header "
+                    f"'authorization: {headers.get('authorization', '')}', api_key="
+                    f"{_bearer(headers)})")
         usage = {"prompt_tokens": sum(_words(message_text(m.get("content")))
                                       for m in body.get("messages", [])),
                  "completion_tokens": _words(text) if text else 0}

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from annotation.exchange import COLUMNS, REQUIRED, export_rows, import_file, to_csv, to_jsonl
+from annotation.exchange import COLUMNS, REQUIRED, export_rows, import_file, to_jsonl
+from tui.text.exports import ratings_csv as to_csv
 from core.errors import InputError
 from db.study_store import SqliteStudyStore
 from tests.test_study_support import make_study, seed_db

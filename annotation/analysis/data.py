@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import math
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ class Row:
     system: str | None = None  # the doctor model that produced the unit, if known
     line: int | None = None  # source line, for error messages
     cluster: str | None = None  # units that belong together (the turns of one transcript)
+    study: str | None = None  # the reader study the rating belongs to, when the file says
 
 
 @dataclass
@@ -243,5 +245,43 @@ def _read_rows(reader: Any, path: str, level: str | None) -> list[Row]:
                                  "needs numbers; --level nominal takes categories such as "
                                  "yes/no", path=path, line=line, field="value") from err
         rows.append(Row(unit=cell["unit"], rater=cell["rater"], value=cell["value"],
-                        item=cell.get("item", ""), system=cell.get("system") or None, line=line))
+                        item=cell.get("item", ""), system=cell.get("system") or None, line=line,
+                        study=cell.get("study") or None))
     return rows
+
+
+# -- scales and missing values of a file ---------------------------------------------------
+
+_SCALE = re.compile(r"^\s*(-?\d+)\s*(?:-|–|\.\.)\s*(-?\d+)\s*$")
+
+
+def parse_scale(text: str) -> tuple[int, int]:
+    """`LO-HI` (whole numbers, LO below HI: `1-5`, `0-100`, `-3-3`) as (LO, HI)."""
+    m = _SCALE.match(text)
+    if not m or int(m.group(1)) >= int(m.group(2)):
+        raise InputError(f"expected LO-HI with whole numbers, LO below HI (such as 1-5), got "
+                         f"{shown(text)}", field="--scale")
+    return int(m.group(1)), int(m.group(2))
+
+
+def check_scale(rows: Sequence[Row], scales: dict[str, tuple[int, int, str]],
+                path: str | None = None) -> None:
+    """Every value given of an item with a scale (item → (LO, HI, where the scale comes
+    from); "" is every item) is a number on it; InputError naming the line otherwise."""
+    for r in rows:
+        bounds = scales.get(r.item) or scales.get("")
+        if bounds is None or is_missing(r.value):
+            continue
+        lo, hi, source = bounds
+        try:
+            x = float(r.value)
+        except (TypeError, ValueError):
+            x = math.nan
+        if not lo <= x <= hi:  # NaN and text fail too
+            raise InputError(f"{shown(r.value)} is outside the scale {lo}–{hi}{source}",
+                             path=path, line=r.line, field="value")
+
+
+def missing_lines(rows: Sequence[Row]) -> list[int]:
+    """Lines of the ratings left out as missing (blank, NA, NaN)."""
+    return [r.line or 0 for r in rows if is_missing(r.value)]

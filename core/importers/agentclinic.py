@@ -22,10 +22,13 @@ from core.errors import InputError
 from core.importers.agentclinic_keys import actor_key_role, key_role
 from core.language import case_language
 from core.importers.base import (
+    TEXT,
     ImportResult,
     build_case,
     bullets_to_items,
     demographics_from_text,
+    expect,
+    expect_text_tree,
     flatten_text,
     humanize,
     leak_warning,
@@ -244,6 +247,18 @@ def _split_actor(osce: dict[str, Any], roles: dict[str, str], path: Path, line: 
     return actor
 
 
+def _check_types(osce: dict[str, Any], roles: dict[str, str], path: Path, line: int) -> None:
+    """The objective is text; diagnosis, differential and treatment are text or lists and
+    objects of text. Examination and test sections keep any scalar (a vital sign may be a
+    number)."""
+    for key, role in roles.items():
+        field = f"OSCE_Examination.{key}"
+        if role == "objective":
+            expect(osce[key], TEXT, path, line, field)
+        elif role in ("diagnosis", "differential", "treatment"):
+            expect_text_tree(osce[key], path, line, field)
+
+
 def case_from_osce(osce: Any, path: Path, line: int, warnings: list[str],
                    language: str | None = None) -> Case:
     """One Case from the value of an `OSCE_Examination` key, in `language` (None: read from
@@ -254,6 +269,7 @@ def case_from_osce(osce: Any, path: Path, line: int, warnings: list[str],
     osce = dict(osce)
     roles = {k: key_role(k) for k in osce}
     actor = _split_actor(osce, roles, path, line, warnings)
+    _check_types(osce, roles, path, line)
     by_role: dict[str, list[str]] = {}
     for key, role in roles.items():
         by_role.setdefault(role, []).append(key)

@@ -32,10 +32,14 @@ from core.case import Case, Item
 from core.errors import InputError
 from core.importers.agentclinic import section_items
 from core.importers.base import (
+    TEXT,
     ImportResult,
     build_case,
     demographics_from_text,
+    expect,
+    expect_text_tree,
     flatten_text,
+    kind_of,
     leak_warning,
     load_records,
     safe_id,
@@ -68,12 +72,14 @@ def _answers(record: dict[str, Any], path: Path, line: int,
                          line=line, field="answers")
     options, correct = [], []
     for i, ans in enumerate(answers):
+        if isinstance(ans, dict):
+            expect(ans.get("text"), TEXT, path, line, f"answers[{i}].text")
         if not isinstance(ans, dict) or not flatten_text(ans.get("text")).strip():
             raise InputError("expected an object with a non-empty 'text'", path=str(path),
                              line=line, field=f"answers[{i}]")
         text = flatten_text(ans["text"]).strip()
         options.append(text)
-        if ans.get("correct") is True or str(ans.get("correct")).strip().lower() == "true":
+        if _is_correct(ans.get("correct"), path, line, f"answers[{i}].correct"):
             correct.append(text)
     if not correct:
         raise InputError("no answer is marked correct", path=str(path), line=line,
@@ -82,6 +88,25 @@ def _answers(record: dict[str, Any], path: Path, line: int,
         warnings.append(f"{where(path, line)}: {len(correct)} answers marked correct; "
                         f"the first ('{correct[0]}') is used")
     return options, correct[0]
+
+
+def _is_correct(value: Any, path: Path, line: int, field: str) -> bool:
+    """An answer's `correct`: true or false (as JSON, or the words); absent is false."""
+    if value is None or isinstance(value, bool):
+        return value is True
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    raise InputError(f"expected true or false, got {kind_of(value)}", path=str(path),
+                     line=line, field=field)
+
+
+def _check_types(record: dict[str, Any], path: Path, line: int) -> None:
+    """The fields the format writes as text are text (the answers are checked with them)."""
+    for key in ("question", "image_url"):
+        expect(record.get(key), TEXT, path, line, key)
+    expect_text_tree(record.get("patient_info"), path, line, "patient_info")  # or lines
+    expect(record.get("physical_exams"), (str, dict, list), path, line, "physical_exams")
+    expect(record.get("type"), (str, list), path, line, "type")
 
 
 def _title(presentation: str, line: int, path: Path) -> str:
@@ -116,6 +141,7 @@ def _findings(record: dict[str, Any], exam: list[str], tests: list[str], path: P
 def case_from_nejm(record: dict[str, Any], path: Path, line: int,
                    warnings: list[str]) -> Case:
     """One Case from one NEJM record."""
+    _check_types(record, path, line)
     question = flatten_text(record.get("question")).strip()
     if not question:
         raise InputError("missing or empty", path=str(path), line=line, field="question")

@@ -16,10 +16,12 @@ from typing import Any
 from core.case import Case, Demographics
 from core.errors import InputError
 from core.importers.base import (
+    TEXT,
     ImportResult,
     build_case,
     bullets_to_items,
     demographics_from_text,
+    expect,
     flatten_text,
     has_cjk,
     humanize,
@@ -204,9 +206,30 @@ def _final_diagnosis(case: dict[str, Any], zh: bool, path: Path, line: int,
     truth["diagnosis"], truth["other_diagnoses"] = parts[0], parts[1:]
 
 
+# Fields AI Hospital writes as text (English and Chinese records); the id is a number.
+_TEXT_FIELDS = ("disease", "diseases", "creator", "title", "author", "department", "local",
+                "time", "url", "read_num", "comment_num", "reformed_text_medical_record")
+_OBJECT_FIELDS = ("medical_record", "raw_medical_record", "disease_info")
+
+
+def _check_types(rec: dict[str, Any], path: Path, line: int) -> None:
+    """Each field the format writes as text is text; each section of the medical record is
+    text (or an object or list of them: some records nest their history)."""
+    for key in _TEXT_FIELDS:
+        expect(rec.get(key), TEXT, path, line, key)
+    for key in _OBJECT_FIELDS:
+        expect(rec.get(key), (dict,), path, line, key)
+    expect(rec.get("id"), (int, str), path, line, "id")
+    expect(rec.get("profile"), (str, dict, list), path, line, "profile")
+    for key in ("medical_record", "raw_medical_record"):
+        for section, value in (rec.get(key) or {}).items():
+            expect(value, (str, dict, list), path, line, f"{key}.{section}")
+
+
 def case_from_record(rec: dict[str, Any], path: Path, line: int,
                      warnings: list[str]) -> Case:
     """One Case from one MVME record (`line`: where the record starts in the file)."""
+    _check_types(rec, path, line)
     record = rec.get("medical_record") or rec.get("raw_medical_record")
     if not isinstance(record, dict) or not record:
         raise InputError("missing or not an object", path=str(path), line=line,

@@ -24,8 +24,10 @@ from pydantic import ValidationError
 
 from core.errors import InputError
 from core.importers.base import (
+    TEXT,
     ImportResult,
     bullets_to_items,
+    expect,
     flatten_text,
     record_digest,
     safe_id,
@@ -138,8 +140,15 @@ def _turn(index: int, raw: Any, path: Path, line: int) -> Turn:
                 tests=tests, doctor_turn=doctor_turn, meta=meta)
 
 
+_TEXT_FIELDS = ("doctor", "doctor_engine_name", "patient", "patient_engine_name", "reporter",
+                "reporter_engine_name", "time")
+
+
 def transcript_from_record(record: dict[str, Any], path: Path, line: int) -> Transcript:
     """One Transcript from one dialogue-history line."""
+    for key in _TEXT_FIELDS:  # names of agents and models, as the format writes them
+        expect(record.get(key), TEXT, path, line, key)
+    expect(record.get("patient_id"), (int, str), path, line, "patient_id")
     history = record.get("dialog_history")
     if not isinstance(history, list):
         raise InputError("missing or not a list", path=str(path), line=line,

@@ -21,9 +21,13 @@ from core.importers.reading import iter_jsonl, load_records, read_text, record_d
 from core.transcript import Transcript
 
 __all__ = [  # the reading helpers are re-exported for the format modules
-    "ImportResult", "build_case", "iter_jsonl", "load_records", "read_text", "record_digest",
-    "where",
+    "ImportResult", "build_case", "expect", "expect_text_tree", "iter_jsonl", "load_records",
+    "read_text", "record_digest", "where",
 ]
+
+TEXT: tuple[type, ...] = (str,)
+_TYPE_NAMES = {str: "text", int: "a whole number", float: "a number", bool: "true or false",
+               dict: "an object", list: "a list"}
 
 
 class ImportResult(BaseModel):
@@ -69,6 +73,45 @@ def transcripts_once(path: Path, build: Callable[[dict[str, Any], Path, int], Tr
     if not result.transcripts:
         raise InputError(f"no {what}s in the file (is it empty?)", path=str(path))
     return result
+def kind_of(value: Any) -> str:
+    """How a JSON value is named in an error: 'the number 12345', 'a list', 'text'."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        one = " ".join(value.split())  # the error is one line
+        return f"'{one}'" if len(one) <= 40 else f"'{one[:37]}...'"
+    if isinstance(value, dict):
+        return "an object"
+    return "a list" if isinstance(value, list) else type(value).__name__
+
+
+def expect(value: Any, allowed: tuple[type, ...], path: Path, line: int | None,
+           field: str) -> None:
+    """A field the format writes with one of the `allowed` types (or leaves out): anything
+    else is an InputError naming file, line and field. Wrong types are errors, never text:
+    a number where a diagnosis is written must not become the diagnosis '12345'."""
+    if value is None or (isinstance(value, allowed)
+                         and not (isinstance(value, bool) and bool not in allowed)):
+        return
+    names = " or ".join(dict.fromkeys(_TYPE_NAMES.get(t, t.__name__) for t in allowed))
+    raise InputError(f"expected {names}, got {kind_of(value)}", path=str(path), line=line,
+                     field=field)
+
+
+def expect_text_tree(value: Any, path: Path, line: int | None, field: str) -> None:
+    """Text, or lists and objects holding only text (at any depth); a number or a boolean
+    anywhere is an InputError naming its place (`field[2].name`)."""
+    stack = [(value, field)]
+    while stack:
+        node, at = stack.pop()
+        if isinstance(node, list):
+            stack.extend((v, f"{at}[{i}]") for i, v in reversed(list(enumerate(node))))
+        elif isinstance(node, dict):
+            stack.extend((v, f"{at}.{k}") for k, v in reversed(list(node.items())))
+        else:
+            expect(node, TEXT, path, line, at)
 
 
 def where(path: Path, line: int | None) -> str:

@@ -90,6 +90,7 @@ def read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
     rows, start = [], reader.line_num + 1
     try:
         for cells in reader:
+            _check_cells(cells, len(header), path, start)
             row = {h: (cells[i].strip() if i < len(cells) else "") for i, h in enumerate(header)}
             if any(row.values()):
                 rows.append((start, row))
@@ -97,6 +98,19 @@ def read_rows(path: Path) -> list[tuple[int, dict[str, str]]]:
     except csv.Error as err:
         raise InputError(f"bad CSV ({err})", path=str(path), line=start) from None
     return rows
+
+
+def _check_cells(cells: list[str], columns: int, path: Path, line: int) -> None:
+    """Every row of the sheet has a cell per column (a spreadsheet writes the empty ones): a
+    shorter row is a file cut short or a row broken in two, a longer one would lose cells."""
+    filled = [c for c in cells if c.strip()]
+    if filled and len(cells) < columns:
+        raise InputError(f"the row has {len(cells)} of the header's {columns} cells (is the "
+                         "file cut short, or a line break outside quotes?)", path=str(path),
+                         line=line)
+    if any(c.strip() for c in cells[columns:]):
+        raise InputError(f"the row has {len(cells)} cells, the header {columns} columns",
+                         path=str(path), line=line)
 
 
 class _Builder:

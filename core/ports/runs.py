@@ -85,6 +85,10 @@ class RunStore(Protocol):
         """The error of the run's earliest failed consultation, if any."""
         ...
 
+    def failure_reasons(self, run_id: str, limit: int = 3) -> list[tuple[str, int]]:
+        """The run's distinct failure reasons and their counts, most frequent first."""
+        ...
+
     def run_progress(self, run_id: str) -> RunProgress:
         """Consultations, turns and ended consultations of the run."""
         ...

@@ -6,6 +6,11 @@ hash of the record, so the same dialogue never appears twice. A transcript whose
 record is not in the file gets a placeholder case (never run, never scored) so that it can
 be stored and rated. AI Hospital's collaboration results are linked to their doctors'
 imported dialogues as they are stored (`core.usecases.collaboration_import`).
+
+A re-import that would change a stored case's ground truth — its diagnoses, its findings
+(examination) or its results (tests) — writes nothing unless asked (`update=True`): results
+obtained on the old case would silently stop meaning what they meant. `TruthChanged` lists
+what would change, one line per difference.
 """
 
 from __future__ import annotations
@@ -15,8 +20,8 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from core.case import Case, GroundTruth, PatientProfile
-from core.errors import InputError
+from core.case import Case, GroundTruth, Item, PatientProfile
+from core.errors import BedsideError, InputError
 from core.importers.base import ImportResult
 from core.ports.runs import RunsStore
 from core.records.runs import CaseImportReport
@@ -37,6 +42,19 @@ class ImportOutcome(BaseModel):
                           "doctors' consultations are linked differently now (stored again).")
     warnings: list[str] = Field(default_factory=list, description="What the importer "
                                 "noticed but could still import.")
+    truth_changes: list[str] = Field(default_factory=list, description="Ground truth of "
+                                     "stored cases changed by this import (with update).")
+
+
+class TruthChanged(BedsideError):
+    """The import would change the ground truth of stored cases; nothing was written."""
+
+    title = "Ground truth would change"
+
+    def __init__(self, path: str, changes: list[str], cases: int) -> None:
+        super().__init__(f"{path}: the import would change the ground truth of {cases} "
+                         f"stored case(s); nothing was written (add --update to apply it)")
+        self.changes = changes
 
 
 def read_peer_file(fmt: str, path: Path, language: str | None = None) -> ImportResult:
@@ -55,9 +73,15 @@ def import_peer_file(store: RunsStore, fmt: str, path: Path) -> ImportOutcome:
     return store_import(store, read_peer_file(fmt, path), fmt)
 
 
-def store_import(store: RunsStore, result: ImportResult, fmt: str) -> ImportOutcome:
+def store_import(store: RunsStore, result: ImportResult, fmt: str, *,
+                 update: bool = False, path: str = "") -> ImportOutcome:
     """Store what was read: its cases (one transaction), then its new transcripts (each in
-    its own transaction)."""
+    its own transaction). Raises TruthChanged, before writing anything, when a stored
+    case's ground truth would change and `update` is not given."""
+    changes = truth_changes(store, result.cases)
+    if changes and not update:
+        changed = len({c.split(":", 1)[0] for c in changes})
+        raise TruthChanged(path or "the file", changes, changed)
     saved = store.import_cases(result.cases)
     warnings = list(result.warnings)
     relinked = 0
@@ -68,7 +92,52 @@ def store_import(store: RunsStore, result: ImportResult, fmt: str) -> ImportOutc
         added, skipped = store_transcripts(store, result.transcripts, fmt)
     return ImportOutcome(cases=len(result.cases), saved=saved,
                          transcripts=len(result.transcripts), added=added, skipped=skipped,
-                         relinked=relinked, warnings=warnings)
+                         relinked=relinked, warnings=warnings, truth_changes=changes)
+
+
+def truth_changes(store: RunsStore, cases: list[Case]) -> list[str]:
+    """'<case id>: <what>' for every ground-truth difference between the stored cases and
+    these (a placeholder being replaced by its real case is no change)."""
+    from core.caseio import case_hash
+
+    stored = store.case_hashes()
+    out: list[str] = []
+    for case in cases:
+        if case.id not in stored or stored[case.id] == case_hash(case):
+            continue
+        old = store.get_case(case.id)
+        if not old.placeholder:
+            out += [f"{case.id}: {line}" for line in _truth_diff(old, case)]
+    return out
+
+
+def _truth_diff(old: Case, new: Case) -> list[str]:
+    out = []
+    if old.truth.diagnosis != new.truth.diagnosis:
+        out.append(f"diagnosis '{old.truth.diagnosis}' → '{new.truth.diagnosis}'")
+    if old.truth.other_names() != new.truth.other_names():
+        out.append(f"other diagnoses {old.truth.other_names()} → {new.truth.other_names()}")
+    out += _items_diff("findings", old.physical_exam, new.physical_exam)
+    out += _items_diff("results", old.tests, new.tests)
+    return out
+
+
+def _items_diff(label: str, old: list[Item], new: list[Item], most: int = 5) -> list[str]:
+    """Items added, removed or with another value, by their path ('Blood tests > HbA1c')."""
+    before = {" > ".join(p): i.value for item in old for p, i in item.walk()}
+    after = {" > ".join(p): i.value for item in new for p, i in item.walk()}
+    lines = [f"{label}: '{p}' removed" for p in before if p not in after]
+    lines += [f"{label}: '{p}' added" for p in after if p not in before]
+    lines += [f"{label}: '{p}' '{_short(before[p])}' → '{_short(after[p])}'"
+              for p in before if p in after and before[p] != after[p]]
+    if len(lines) > most:
+        lines = [*lines[:most], f"{label}: and {len(lines) - most} more"]
+    return lines
+
+
+def _short(value: str | None, width: int = 60) -> str:
+    one = " ".join((value or "").split())
+    return one if len(one) <= width else one[:width - 1] + "…"
 
 
 def store_transcripts(store: RunsStore, transcripts: list[Transcript],

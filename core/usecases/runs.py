@@ -268,6 +268,25 @@ def outcome_message(store: RunStore, run_id: str) -> tuple[str, Severity]:
     return message, "error" if failed == total else "warning"
 
 
+def unfinished_report(store: RunStore, run_id: str, *, reasons: int = 3) -> list[str]:
+    """Lines saying how many of the run's consultations did not finish and why (the first
+    `reasons` distinct reasons, most frequent first, one line each, with how many
+    consultations each ended); [] when every consultation finished."""
+    counts = store.run_status_counts(run_id)
+    total = sum(counts.values())
+    unfinished = {s: n for s, n in counts.items() if s != "finished" and n}
+    if not unfinished:
+        return []
+    said = ", ".join(f"{n} of {total} consultations {s}" for s, n in sorted(unfinished.items()))
+    hint = f"bedside run --resume {run_id}" + (" --retry-failed" if "failed" in unfinished
+                                               else "")
+    lines = [f"{said} (redo them: {hint})"]
+    for reason, n in store.failure_reasons(run_id, reasons):
+        one = " ".join(reason.split())
+        lines.append(f"  {n}× {one[:200] + '…' if len(one) > 200 else one}")
+    return lines
+
+
 def planned_size(run: RunRecord | None) -> int | None:
     """How many consultations a run plans (cases × configurations, a collaboration counting
     its doctors' own consultations too), from its stored config.

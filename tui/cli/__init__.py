@@ -7,13 +7,19 @@ status 2; nothing else is caught here, so bugs keep their traceback. Heavy impor
 `bedside` and `bedside --db PATH` (the app) skip building the full parser: registering the
 subcommands imports their modules (case loading, the metrics store with numpy), which
 would delay the app's first screen by a few hundred milliseconds.
+
+Every command but those that hand the terminal to the app writes through
+`tui.text.safe.SafeStream` (stdout and stderr, logs included): whatever a printer prints —
+case titles, model names, rater names, model output, error messages quoting a file — no
+control character acts on the terminal and no API key is shown.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 
 from core.errors import BedsideError
 
@@ -49,6 +55,9 @@ def _cases_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--language", metavar="LANG", default=None,
                    help="the cases' language (agentclinic files; default: read from each "
                    "case's text)")
+    p.add_argument("--update", action="store_true",
+                   help="apply changes to the ground truth (diagnosis, findings, results) of "
+                   "cases already stored; without it such an import writes nothing")
     _add_db(p)
     p.set_defaults(func=cmd_cases.import_cases)
     p = csub.add_parser("fetch-images", help="fetch case images given by URL (NEJM imports) "
@@ -111,6 +120,31 @@ def app_only_args(argv: Sequence[str]) -> argparse.Namespace | None:
     return None
 
 
+# Commands that give the terminal to the Textual app (which draws with escape codes of its
+# own and shows untrusted text through `tui.app.widgets.literal`).
+_OWN_THE_TERMINAL = {"tui.cli.interactive.open_app", "tui.cli.interactive.serve",
+                     "tui.cli.study.rate"}
+
+
+@contextmanager
+def _safe_output(func: Command, args: argparse.Namespace) -> Iterator[None]:
+    """stdout and stderr through `SafeStream` while a headless command runs."""
+    if f"{func.__module__}.{func.__name__}" in _OWN_THE_TERMINAL:
+        yield
+        return
+    from tui.text.safe import SafeStream
+
+    names = [n for n in (getattr(args, "api_key_env", None),) if n]
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = SafeStream(saved[0], names), SafeStream(saved[1], names)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        sys.stdout, sys.stderr = saved
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `bedside` command."""
     argv = sys.argv[1:] if argv is None else argv
@@ -122,19 +156,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         from tui.cli import interactive as cmd_app
 
         func = cmd_app.open_app
-    try:
-        return func(args)
-    except BedsideError as err:
-        print(f"bedside: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("bedside: interrupted; everything completed so far is saved", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        # The reader stopped reading (`bedside results | head`): not an error of ours, and
-        # no traceback. Python would complain again when it flushes stdout at exit.
-        import os
+    with _safe_output(func, args):
+        try:
+            return func(args)
+        except BedsideError as err:
+            from tui.text.safe import sanitize  # also for the commands that are not wrapped
 
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141  # 128 + SIGPIPE, as a shell reports it
+            print(f"bedside: {sanitize(str(err))}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("bedside: interrupted; everything completed so far is saved",
+                  file=sys.stderr)
+            return 130
+        except BrokenPipeError:
+            # The reader stopped reading (`bedside results | head`): not an error of ours,
+            # and no traceback. Python would complain again when it flushes stdout at exit.
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 141  # 128 + SIGPIPE, as a shell reports it
 

@@ -56,9 +56,14 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
     p.add_argument("--level", choices=LEVELS, default=None,
                    help="measurement level of the values (default: ordinal when every value "
                    "is a number, else nominal)")
-    # Every command takes --db; this one reads only FILE, so the database is not opened.
+    p.add_argument("--scale", metavar="LO-HI", default=None,
+                   help="the rating scale (whole numbers, such as 1-5): a value outside it is "
+                   "an error; default: the scale of each item in the rubric of the study the "
+                   "file's 'study' column names, else the values seen")
+    # Every command takes --db; the ratings come from FILE, and the database is read only
+    # for the rubric of the study a 'study' column names (never created).
     p.add_argument("--db", metavar="PATH", default=argparse.SUPPRESS,
-                   help="accepted like on every command, and unused: the ratings come from FILE")
+                   help="where to find the study a 'study' column names (for its scales)")
     _outputs(p)
     p.set_defaults(func=agreement)
     p = sub.add_parser("analyze", help="agreement and judge-vs-human report for a study")
@@ -89,23 +94,76 @@ def agreement(args: argparse.Namespace) -> int:
     """Report on a long-format CSV."""
     from annotation.analysis.report import agreement_report, load_long_csv
 
+    from annotation.analysis.data import check_scale, guess_level, missing_lines
+
     path = Path(args.file)
     if not path.is_file():
         raise InputError("no such file", path=str(path))
+    given = None if args.scale is None else _given_scale(args.scale)
     rows = load_long_csv(path, level=args.level)
+    scales = {"": given} if given else _study_scales(rows, getattr(args, "db", None))
+    check_scale(rows, scales, str(path))
     level = args.level
     if level is None:  # not asked for: the values say (and the report names it)
-        from annotation.analysis.data import guess_level
-
         level = guess_level(rows)
+    # The full scales (every value a rater could give), for the statistics that use them.
+    full = {item: list(range(lo, hi + 1)) for item, (lo, hi, _) in scales.items() if item}
+    whole = list(range(given[0], given[1] + 1)) if given else None
     report = agreement_report(rows, judge=args.judge, level=level, n_boot=args.bootstrap,
-                              seed=args.seed, epsilon=args.epsilon, path=str(path))
+                              seed=args.seed, epsilon=args.epsilon, path=str(path),
+                              scale=whole, scales=full)
     if args.level is None:
         print(f"level: {level} (" + ("every value is a number" if level == "ordinal" else
                                      "the values are not all numbers")
               + "; --level sets it)", file=sys.stderr)
+    _notes(rows, scales, level, missing_lines(rows))
     _print(report, args)
     return 0
+
+
+def _given_scale(text: str) -> tuple[int, int, str]:
+    from annotation.analysis.data import parse_scale
+
+    lo, hi = parse_scale(text)
+    return lo, hi, ""
+
+
+def _study_scales(rows: list[Any], db: str | None) -> dict[str, tuple[int, int, str]]:
+    """Each scale item's (min, max) from the rubric of the study the rows name, when the
+    database has it; {} otherwise (the database is never created to look)."""
+    from db.files import default_db_path
+
+    names = {r.study for r in rows if r.study}
+    path = Path(db) if db else default_db_path()
+    if len(names) != 1 or not path.exists():
+        return {}
+    from annotation.assignment import load_definition
+    from core.errors import NotFoundError
+    from db.study_store import open_study_store
+
+    (name,) = names
+    try:
+        study = open_study_store(path).get_study(name)
+    except NotFoundError:
+        return {}
+    rubric = load_definition(study).effective_rubric()
+    return {i.id: (i.min, i.max, f" of '{i.id}' (study '{name}')") for i in rubric.items
+            if i.kind == "scale"}
+
+
+def _notes(rows: list[Any], scales: dict[str, Any], level: str, missing: list[int]) -> None:
+    """On stderr: what was left out, and the scale when no one gave it."""
+    if missing:
+        lines = ", ".join(str(n) for n in missing[:20]) + (" …" if len(missing) > 20 else "")
+        print(f"left out {len(missing)} missing values (blank, NA or NaN): lines {lines}",
+              file=sys.stderr)
+    if not scales and level != "nominal":
+        from annotation.analysis.data import is_missing
+
+        values = [float(r.value) for r in rows if not is_missing(r.value)]
+        if values:
+            print(f"scale: {min(values):g} to {max(values):g}, from the values (--scale "
+                  "sets it)", file=sys.stderr)
 
 
 def analyze(args: argparse.Namespace) -> int:

@@ -12,6 +12,7 @@ from typing import Any
 from core.caseio import bundled_cases_dir, dump_case, iter_case_files, load_bundled_cases
 from core.case import BCP47, Case
 from core.errors import InputError, NotFoundError
+from tui.text.safe import sanitize
 
 TITLE_COLUMNS = 60  # widest title column of `cases list` (longer titles are cut with '…')
 REVIEW_MARK = "[MT review]"  # before the title of a machine translation not yet reviewed
@@ -54,8 +55,9 @@ def fit(text: str, width: int) -> str:
 def _table(rows: list[dict[str, Any]]) -> list[str]:
     """Aligned lines (header first); titles are cut to keep a line readable."""
     keys = ["id", "title", "specialty", "language", "source"]
-    # Imported titles may hold line breaks or tabs: one line per case, whatever the source.
-    cells = [{k: " ".join(str(r[k]).split()) for k in keys} for r in rows]
+    # Imported titles may hold line breaks, tabs or escape codes: one line per case, control
+    # characters made visible before the widths are measured.
+    cells = [{k: " ".join(sanitize(str(r[k])).split()) for k in keys} for r in rows]
     widths = {k: max(display_width(k), *(display_width(c[k]) for c in cells)) for k in keys}
     widths["title"] = min(widths["title"], TITLE_COLUMNS)
     lines = ["  ".join(fit(k.upper(), widths[k]) for k in keys)]
@@ -101,6 +103,7 @@ def validate(args: argparse.Namespace) -> int:
     """Report every problem in every case file under a path; exit 1 if any."""
     import yaml
 
+    from core.caseio import case_document
     from core.usecases.case_checks import check_case_text
 
     root = Path(args.path)
@@ -118,7 +121,7 @@ def validate(args: argparse.Namespace) -> int:
         problems.extend(check_case_text(text, str(path)))
         # Duplicate ids are checked even when the file has other problems.
         try:
-            data = yaml.safe_load(text)
+            data = case_document(text)[1]  # bounded: alias bombs are refused, not walked
         except yaml.YAMLError:
             data = None  # already reported as not valid YAML
         case_id = data.get("id") if isinstance(data, dict) else None
@@ -138,9 +141,11 @@ def import_cases(args: argparse.Namespace) -> int:
 
     Re-importing is safe: a case with a known id is updated (or left alone if identical),
     and a transcript whose source record was imported before is skipped — its id is a hash
-    of the record, so the same dialogue never appears twice.
+    of the record, so the same dialogue never appears twice. An update that changes a
+    stored case's ground truth needs `--update` (without it: nothing written, exit 1, the
+    changes listed).
     """
-    from core.usecases.importing import read_peer_file, store_import
+    from core.usecases.importing import TruthChanged, read_peer_file, store_import
     from db.store import open_store
 
     path = Path(args.path)
@@ -148,10 +153,19 @@ def import_cases(args: argparse.Namespace) -> int:
     if language is not None and not BCP47.match(language):
         raise InputError(f"'{language}' is not a language tag (e.g. hi, fa, ko, zh-Hans)",
                          field="--language")
-    result = read_peer_file(args.format, path, language)  # bad file: nothing written
-    done = store_import(open_store(args.db), result, args.format)
+    result = read_peer_file(args.format, path, language)  # a bad file: nothing written
+    try:
+        done = store_import(open_store(args.db), result, args.format, update=args.update,
+                            path=str(path))
+    except TruthChanged as err:
+        print(f"bedside: {err}:", file=sys.stderr)
+        for line in err.changes:
+            print(f"  {line}", file=sys.stderr)
+        return 1
     for w in done.warnings:
         print(f"warning: {w}", file=sys.stderr)
+    for line in done.truth_changes:
+        print(f"ground truth changed: {line}", file=sys.stderr)
     if done.saved.updated_with_runs:
         print(f"warning: {done.saved.updated_with_runs} updated cases already have "
               "consultations; their results were obtained on the previous version",

@@ -14,7 +14,6 @@ and cheap; `--recompute` redoes them all, `--no-compute` shows only what is stor
 from __future__ import annotations
 
 import argparse
-import csv
 import json
 import shutil
 import sys
@@ -126,7 +125,8 @@ def plot_width() -> int:
 
 
 def write_csv(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> None:
-    """CSV with a header (also for no rows)."""
-    writer = csv.DictWriter(sys.stdout, fieldnames=list(fields), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
+    """CSV with a header (also for no rows), cells safe for a spreadsheet
+    (`tui.text.exports.csv_cell`)."""
+    from tui.text.exports import rows_csv
+
+    sys.stdout.write(rows_csv(rows, list(fields)))

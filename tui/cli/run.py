@@ -1,5 +1,8 @@
 """`bedside run`: run cases × configurations as a resumable batch and print a summary.
 
+Exits 0 only when every consultation of the run finished; a failed one (this time, or
+left failed by an earlier attempt and not retried) makes it 1, with how many and why.
+
 Headless: a plain progress line on stderr, the summary table (or JSON) on stdout. One
 option per experimental factor (`core.factors`), each repeatable; the configurations are
 their grid, built with a run file's keys (`--config`) by `core.usecases.plans`. The run
@@ -81,7 +84,8 @@ def _model_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--api-key-env", metavar="VAR",
                    help="environment variable holding the API key (the key is never stored)")
     p.add_argument("--temperature", type=float, help="0 to 2 (default 0)")
-    p.add_argument("--max-tokens", type=int, help="reply limit (default 512)")
+    p.add_argument("--max-tokens", type=int, help="reply limit (default 512); a longer reply "
+                   "is cut at 8 characters a token")
     p.add_argument("--timeout", type=float, help="seconds per model call (default 60)")
     p.add_argument("--retries", type=int, help="0 to 10 (default 3)")
     p.add_argument("--seed", type=int, help="seed of the agents and models (default 0)")
@@ -162,7 +166,10 @@ class _Progress:
         line = (f"[{'#' * filled}{'.' * (width - filled)}] {done}/{total}  failed "
                 f"{self.failed}  {time.monotonic() - self.start:5.1f}s")
         if self.tty:
-            print("\r" + line, end="", file=sys.stderr, flush=True)
+            from tui.text.safe import write_trusted
+
+            write_trusted(sys.stderr, "\r")  # our own: rewinds the line, is not text
+            print(line, end="", file=sys.stderr, flush=True)
         elif done == total or done % max(1, total // 10) == 0:
             print(line, file=sys.stderr, flush=True)
 
@@ -262,7 +269,21 @@ def run(args: argparse.Namespace) -> int:
 
     rows = summarise(store, spec.run_id)
     _print_summary(spec.run_id, rows, task_results(store, run_id=spec.run_id), args.json)
-    return 0
+    return _exit_status(store, spec.run_id)
+
+
+def _exit_status(store: Any, run_id: str) -> int:
+    """0 when every consultation of the run finished; else 1, saying how many did not and
+    the first reasons on stderr (after the summary, so they are the last thing seen)."""
+    from core.usecases.runs import unfinished_report
+
+    lines = unfinished_report(store, run_id)
+    if not lines:
+        return 0
+    print(f"bedside: {lines[0]}:", file=sys.stderr)
+    for line in lines[1:]:
+        print(line, file=sys.stderr)
+    return 1
 
 
 def _warn_images(spec: Any) -> None:

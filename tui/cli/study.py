@@ -61,6 +61,8 @@ def register(sub: argparse._SubParsersAction,
     p.add_argument("file", help="the file to import (.csv or .jsonl)")
     p.add_argument("--replace", action="store_true",
                    help="overwrite stored answers even when they are newer than the file's")
+    p.add_argument("--add-raters", action="store_true",
+                   help="add raters the study does not have (without it they are an error)")
     add_db(p)
     p.set_defaults(func=import_ratings)
 
@@ -252,10 +254,13 @@ def judge(args: argparse.Namespace) -> int:
 
 def export(args: argparse.Namespace) -> int:
     """Write the ratings to a file or stdout."""
-    from annotation.exchange import export_rows, to_csv, to_jsonl
+    from annotation.exchange import export_rows, to_jsonl
+    from tui.text.exports import ratings_csv
+    from tui.text.safe import sanitize
 
     rows = export_rows(_store(args), args.study)
-    text = to_csv(rows) if args.format == "csv" else to_jsonl(rows)
+    # JSON escapes C0 controls; sanitize escapes the rest the JSON way (lossless)
+    text = ratings_csv(rows) if args.format == "csv" else sanitize(to_jsonl(rows))
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")
@@ -271,9 +276,13 @@ def import_ratings(args: argparse.Namespace) -> int:
     """Check and import an export file; say what was kept, skipped and marked."""
     from annotation.exchange import import_file
 
-    s = import_file(_store(args), Path(args.file), replace=args.replace)
+    s = import_file(_store(args), Path(args.file), replace=args.replace,
+                    add_raters=args.add_raters)
     print(f"{args.file}: {s.read} rows read: {s.new} new, {s.updated} updated, {s.same} "
           f"unchanged; {s.marked_done} transcripts marked done, {s.marked_skipped} skipped")
+    for study in dict.fromkeys(st for st, _ in s.added_raters):
+        names = ", ".join(r for st, r in s.added_raters if st == study)
+        print(f"added to study '{study}': {names}", file=sys.stderr)
     if s.kept:
         lines = ", ".join(str(n) for n, _ in s.kept[:20]) + (" …" if len(s.kept) > 20 else "")
         print(f"{len(s.kept)} rows not imported: the stored answer is as new or newer "

@@ -41,14 +41,15 @@ def export(args: argparse.Namespace) -> int:
     from core.usecases.transcript_export import export_records
     from db.store import open_store
     from tui.text.exports import transcripts_markdown
+    from tui.text.safe import sanitize
 
     store = open_store(getattr(args, "db", None))
     run_id = store.get_run(args.run).id if args.run else None
     records = export_records(store, run_id=run_id, consultation_ids=args.consultation)
     if args.format == "md":
         text = transcripts_markdown(records)
-    else:
-        text = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    else:  # JSON escapes C0 controls; sanitize escapes the rest the JSON way (lossless)
+        text = sanitize("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records))
     if args.output:
         try:
             Path(args.output).write_text(text, encoding="utf-8")

@@ -1,6 +1,12 @@
 """Files researchers and raters read outside bedside: a rater's assignment sheet as
-Markdown and CSV, and transcripts as Markdown (their JSON Lines form is data, written by the
-command line as it comes).
+Markdown and CSV, every other CSV (results, ratings), and transcripts as Markdown (their
+JSON Lines form is data, written by the command line as it comes).
+
+Every CSV cell goes through `csv_cell`: control characters made visible (`sanitize`), and a
+text cell that a spreadsheet would run as a formula — one starting with `=`, `+`, `-`, `@`,
+a tab or a carriage return — gets a leading apostrophe (`'=HYPERLINK(…)`), which a
+spreadsheet shows as text and `bedside ratings import` drops again. Numbers (`-2.5`) are
+left as they are: a spreadsheet reads them as numbers, never as formulas.
 
 Untrusted text (what doctors, patients and examiners said; case text; names) goes into a
 Markdown file inside a fenced block whose fence is longer than any run of its fence
@@ -36,15 +42,45 @@ def plain(text: str | None) -> str:
 
 # -- the assignment sheet --------------------------------------------------------------------
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: Any) -> Any:
+    """A value as a CSV cell a spreadsheet cannot run (None → empty; numbers as they are)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        return value
+    if value.startswith(_FORMULA_START) and not _is_number(value):
+        value = "'" + value
+    return sanitize(value)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
 def rows_csv(rows: Iterable[dict[str, Any]], fields: list[str]) -> str:
-    """Rows as CSV with a header (None → an empty cell): an assignment sheet for a
-    spreadsheet, whose `value` column the rater fills in."""
+    """Rows as CSV with a header, every cell through `csv_cell`: an assignment sheet for a
+    spreadsheet (whose `value` column the rater fills in), results, ratings."""
     buf = io.StringIO()
     writer = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n", extrasaction="ignore")
     writer.writeheader()
     for row in rows:
-        writer.writerow({k: "" if row.get(k) is None else row[k] for k in fields})
+        writer.writerow({k: csv_cell(row.get(k)) for k in fields})
     return buf.getvalue()
+
+
+def ratings_csv(rows: list[Any]) -> str:
+    """A study's ratings (`annotation.exchange.export_rows`) as CSV, safe for a spreadsheet;
+    `bedside ratings import` reads it back unchanged."""
+    from annotation.exchange import COLUMNS, csv_records
+
+    return rows_csv(csv_records(rows), list(COLUMNS))
 
 
 def sheet_markdown(sheet: Any, csv_name: str) -> str:
