@@ -35,6 +35,7 @@ from annotation.blinding import BlindItem, blind_consultation, blind_item, ratin
 from annotation.rubric import Rubric
 from annotation.study import StudyDefinition
 from core.errors import BedsideError, CredentialError
+from core.metrics.identity import rater_name
 from core.ports.studies import ReaderStudyStore, StudyStore
 from core.records.studies import PENDING, JudgeCall, RaterRecord, Unit
 
@@ -51,10 +52,9 @@ FORMAT = (
 
 
 def judge_name(model: str, params: dict[str, Any], phash: str) -> str:
-    """`judge:MODEL#H`: H is a short hash of the model, its parameters and the prompt hash."""
-    body = json.dumps({"model": model, "params": params, "prompt_hash": phash},
-                      sort_keys=True, separators=(",", ":"))
-    return f"judge:{model}#{hashlib.sha256(body.encode()).hexdigest()[:8]}"
+    """`judge:MODEL#H`: H is a short hash of the model, its parameters and the prompt hash
+    (the identity `bedside score`'s report judge has too: `core.metrics.identity`)."""
+    return rater_name("judge", model, params, phash)
 
 
 class JudgeAnswer(BaseModel):

@@ -117,20 +117,24 @@ class ScoreSummary(BaseModel):
 async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any = None,
                       judge_info: Any = None, patient: Any = None, patient_info: Any = None,
                       rating_patient: Resolver | None = None,
-                      recompute: bool = False, find_case: Finder | None = None,
-                      concurrency: int = 4, progress: Progress | None = None) -> ScoreSummary:
+                      rating_patient_name: str | None = None, recompute: bool = False,
+                      find_case: Finder | None = None, concurrency: int = 4,
+                      progress: Progress | None = None) -> ScoreSummary:
     """Grade the reports (`judge`) and collect the patient ratings of the finished
     consultations of a run (all runs when `run_id` is None).
 
     `judge` / `patient` are `core.metrics.llmcall.Complete` callables; None skips that
     metric. The patient rates as the consultation's patient, biases included; instead of a
     fixed `patient`, `rating_patient` says per consultation who rates, or why nobody does
-    (`core.usecases.rating_patient`). Each value is stored the moment it exists, with the
+    (`core.usecases.rating_patient`; `rating_patient_name` is the name its values are stored
+    under). Each value is stored the moment it exists, under its judge's name
+    (`core.metrics.identity`: another judge's values are never replaced) and with the
     cache key of (metric, model, parameters, prompt hash, case); a consultation whose stored
     key matches is skipped unless `recompute`, and failed calls are tried again next time. A
     failure is recorded per consultation and the others go on. `progress(done, total,
     consultation, what)` is called after each consultation.
     """
+    from core.metrics.identity import rating_patient as patient_name
     from core.metrics.llmcall import JudgeInfo
 
     get = _cached(find_case or case_finder(store))
@@ -142,13 +146,17 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
     rater = rating_patient or (fixed(patient, patient_info or JudgeInfo())
                                if patient is not None else None)
     judging = [("judge", judge, judge_info or JudgeInfo())] if judge is not None else []
+    if rating_patient_name is None and patient is not None:
+        info = patient_info or JudgeInfo()
+        rating_patient_name = patient_name(info.model, info.params)
     done = 0
 
     async def one(c: ConsultationSummary, case: Case, digest: str) -> None:
         nonlocal done
         async with gate:
             try:
-                mine = [*judging, *_rater(store, c, rater, digest, summary)]
+                mine = [*judging, *_rater(store, c, (rater, rating_patient_name), digest,
+                                          summary)]
                 what = await _score_one(store, c.id, case, digest, mine, keys.get(c.id, {}),
                                         recompute, summary)
             except Exception as err:  # isolate: this consultation fails, the others go on
@@ -163,50 +171,64 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
     return summary
 
 
-def _rater(store: RunsStore, c: ConsultationSummary, rater: Resolver | None, digest: str,
+def _rater(store: RunsStore, c: ConsultationSummary,
+           rating: tuple[Resolver | None, str | None], digest: str,
            summary: ScoreSummary) -> list[tuple[str, Any, Any]]:
     """The patient role for one consultation, or none: nobody asked for ratings; a
     one-step consultation (no patient in it) or a patient that gives none (its three
-    values stored as undefined, with the reason)."""
+    values stored as undefined, with the reason, under the rating patient's name)."""
+    rater, name = rating
     if rater is None:
         return []
     why = ONE_STEP_NO_PATIENT if _one_step(c) else None
     got = rater(c) if why is None else why
     if isinstance(got, str):
-        store.save_metrics(c.id, {n: undefined(got) for n in _ROLE_NAMES["patient"]},
-                           case_hash=digest)
+        store.save_judged(c.id, name or "patient:unknown",
+                          {n: undefined(got) for n in _ROLE_NAMES["patient"]},
+                          case_hash=digest)
         summary.no_rater += got != ONE_STEP_NO_PATIENT
         return []
     return [("patient", *got)]
 
 
 def _stored_keys(store: RunsStore, ids: list[str]
-                 ) -> dict[str, dict[str, tuple[str | None, bool]]]:
-    """consultation → metric → (cache key, failed) of the stored LLM-based metrics."""
+                 ) -> dict[str, dict[str, dict[str, tuple[str | None, bool]]]]:
+    """consultation → judge → metric → (cache key, failed) of the stored judged values."""
     wanted = set(ids)
-    stored = store.metric_keys([n for role in _ROLE_NAMES.values() for n in role])
+    stored = store.judged_keys([n for role in _ROLE_NAMES.values() for n in role])
     return {cid: keys for cid, keys in stored.items() if cid in wanted}
+
+
+def judge_of(role: str, info: Any) -> str:
+    """The name a role's values are stored under (`core.metrics.identity`)."""
+    from core.metrics.identity import rating_patient, report_judge
+
+    if info.rater:
+        return str(info.rater)
+    make = report_judge if role == "judge" else rating_patient
+    return make(info.model, info.params)
 
 
 async def _score_one(store: RunsStore, cid: str, case: Case, digest: str,
                      roles: list[tuple[str, Any, Any]],
-                     stored: dict[str, tuple[str | None, bool]],
+                     stored: dict[str, dict[str, tuple[str | None, bool]]],
                      recompute: bool, summary: ScoreSummary) -> str:
-    """Run the roles still needed for one consultation; save each result at once."""
+    """Run the roles still needed for one consultation; save each result at once, under
+    its judge's name."""
     from core.metrics.compute import judge_report, llm_key, rate_by_patient
 
     transcript = store.get_transcript(cid)
     outcomes: list[str] = []
 
     async def run(role: str, complete: Any, info: Any) -> None:
-        key = llm_key(role, info, case)
-        names = _ROLE_NAMES[role]
-        if not recompute and all(stored.get(n, ("", True)) == (key, False) for n in names):
+        key, who = llm_key(role, info, case), judge_of(role, info)
+        names, mine = _ROLE_NAMES[role], stored.get(who, {})
+        if not recompute and all(mine.get(n, ("", True)) == (key, False) for n in names):
             outcomes.append("cached")
             return
         call = judge_report if role == "judge" else rate_by_patient
         got = await call(case, transcript, complete, info)
-        store.save_metrics(cid, got, case_hash=digest, cache_key=key)  # stored at once
+        store.save_judged(cid, who, got, case_hash=digest, cache_key=key)  # stored at once
         outcomes.append(_outcome_of(cid, got, summary))
 
     await asyncio.gather(*(run(*r) for r in roles))

@@ -21,6 +21,7 @@ from typing import Any
 from core.factors import grouping_keys, parse_by
 from core.metrics.names import CONSULTATION_FIELDS, public_fields, public_row, result_fields
 from tui.text.results_table import format_consultations, format_table
+from tui.text.safe import sanitize
 
 
 def register(sub: argparse._SubParsersAction,
@@ -37,6 +38,11 @@ def register(sub: argparse._SubParsersAction,
     out.add_argument("--json", action="store_true", help="print JSON (every field)")
     out.add_argument("--csv", action="store_true", help="print CSV (every field)")
     p.add_argument("--run", metavar="ID", default=None, help="only this run")
+    p.add_argument("--judge", metavar="NAME", action="append", default=[],
+                   help="whose LLM-judged values to show: a report judge (judge:MODEL#H) or "
+                   "rating patient (patient:MODEL#H), by its whole name, KIND:MODEL or its "
+                   "model; once per kind (default: the only one, else the one that graded "
+                   "the most consultations; the output says which)")
     compute = p.add_mutually_exclusive_group()
     compute.add_argument("--no-compute", action="store_true",
                          help="do not compute missing offline metrics first")
@@ -49,7 +55,7 @@ def register(sub: argparse._SubParsersAction,
 
 def results(args: argparse.Namespace) -> int:
     """Print the results table; exit 0 (an empty store prints an empty table)."""
-    from core.usecases.results import consultation_table, results_table
+    from core.usecases.results import consultation_report, results_report
     from core.usecases.scoring import compute_offline
     from db.store import open_store
 
@@ -60,19 +66,20 @@ def results(args: argparse.Namespace) -> int:
     if not args.no_compute:
         compute_offline(store, run_id=args.run, recompute=args.recompute)
     if args.per_consultation:
-        rows = consultation_table(store, run_id=args.run)
+        rows, choice = consultation_report(store, run_id=args.run, judges=args.judge)
         fields: tuple[str, ...] = CONSULTATION_FIELDS
     else:
-        rows = results_table(store, by=args.by, run_id=args.run)
+        rows, choice = results_report(store, by=args.by, run_id=args.run, judges=args.judge)
         fields = result_fields(args.by)
     if args.json:  # the names the text table heads its columns with
         print(json.dumps([public_row(r) for r in rows], ensure_ascii=False, indent=2))
     elif args.csv:
         write_csv([public_row(r) for r in rows], public_fields(fields))
-    elif args.per_consultation:
-        print(format_consultations(rows))
     else:
-        print(format_table(rows, args.by))
+        print(format_consultations(rows) if args.per_consultation
+              else format_table(rows, args.by))
+        for line in choice.notes():  # which judge the LLM-judged columns come from
+            print(sanitize(line))
     return 0
 
 
