@@ -103,6 +103,8 @@ def user_prompt(item: BlindItem, rubric: Rubric) -> str:
                      f"CASE RECORD (stored findings and results):\n{item.reference.findings}")
         if item.reference.truth:
             parts.append(f"CORRECT DIAGNOSIS: {item.reference.truth}")
+        if item.reference.treatment:
+            parts.append(f"RECORD'S TREATMENT: {item.reference.treatment}")
     lines = []
     for t in item.turns:
         marks = [i.id for i in rubric.items if i.applies_to(t.role, t.kind)]
