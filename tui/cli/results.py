@@ -15,6 +15,7 @@ import argparse
 import csv
 import json
 import sys
+import textwrap
 from collections.abc import Callable
 from typing import Any
 
@@ -32,8 +33,13 @@ def register(sub: argparse._SubParsersAction,
                    help="group rows by one or more of: " + ", ".join(grouping_keys()) +
                    " (the doctor model, a case label, or any experimental factor of "
                    "`bedside run`); one row per doctor within each group")
-    p.add_argument("--per-consultation", action="store_true",
-                   help="one row per consultation with every metric instead of the table")
+    shape = p.add_mutually_exclusive_group()
+    shape.add_argument("--per-consultation", action="store_true",
+                       help="one row per consultation with every metric instead of the table")
+    shape.add_argument("--regress", action="store_true",
+                       help="information vs outcome: per doctor, accuracy, diagnosis F1 and "
+                       "report score fitted against information gathered and turns used "
+                       "(slope, its 95%% interval, R²), with scatter plots")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON (every field)")
     out.add_argument("--csv", action="store_true", help="print CSV (every field)")
@@ -65,6 +71,8 @@ def results(args: argparse.Namespace) -> int:
         args.run = store.get_run(args.run).id  # NotFoundError → one line on stderr
     if not args.no_compute:
         compute_offline(store, run_id=args.run, recompute=args.recompute)
+    if args.regress:
+        return regress(store, args)
     if args.per_consultation:
         rows, choice = consultation_report(store, run_id=args.run, judges=args.judge)
         fields: tuple[str, ...] = CONSULTATION_FIELDS
@@ -88,3 +96,50 @@ def write_csv(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> None:
     writer = csv.DictWriter(sys.stdout, fieldnames=list(fields), lineterminator="\n")
     writer.writeheader()
     writer.writerows(rows)
+
+
+def regress(store: Any, args: argparse.Namespace) -> int:
+    """`--regress`: the fits (JSON: fits and points; CSV: fits), else a table and plots."""
+    from core.usecases.regress import regressions
+
+    report = regressions(store, by=args.by, run_id=args.run, judges=args.judge)
+    if args.json:
+        print(json.dumps(report.model_dump(mode="json"), ensure_ascii=False, indent=2))
+        return 0
+    fields = (*[k for k in report.by if k not in ("model", "doctor")], "doctor", "settings",
+              "outcome", "predictor", "n", "slope", "ci_low", "ci_high", "intercept", "r2",
+              "method", "reason")
+    if args.csv:
+        write_csv(report.fits, fields)
+        return 0
+    from tui.text.regression import LEGEND, fit_lines
+
+    print("\n".join(fit_lines(report.fits, report.by)))
+    for predictor, label in (("information_gathered", "information gathered (share)"),
+                             ("turns", "doctor turns used")):
+        print()
+        print(sanitize(_plot(report.fits, report.points, predictor, label)))
+    print()
+    print("\n".join(textwrap.wrap(LEGEND, 120)))
+    for line in report.choice.notes():
+        print(sanitize(line))
+    return 0
+
+
+def _plot(fits: list[dict[str, Any]], points: list[dict[str, Any]], predictor: str,
+          label: str) -> str:
+    """Diagnosis F1 against one predictor, a marker and a fitted line per doctor."""
+    from tui.app.widgets.plots import group_scatter
+
+    def who(row: dict[str, Any]) -> str:
+        return row["doctor"] + (f" ({row['settings']})" if row.get("settings") else "")
+
+    groups: dict[str, list[tuple[float, float]]] = {}
+    for p in points:
+        groups.setdefault(who(p), []).append((p[predictor], p["diagnosis_f1"]))
+    lines = {who(f): (f["intercept"], f["slope"]) for f in fits
+             if f["predictor"] == predictor and f["outcome"] == "diagnosis_f1"
+             and f["slope"] is not None and f["intercept"] is not None}
+    return group_scatter(groups, lines=lines, width=100, height=18,
+                         title=f"diagnosis_f1 against {label}", xlabel=label,
+                         ylabel="diagnosis_f1")
