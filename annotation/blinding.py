@@ -1,6 +1,7 @@
 """What a rater may see of a transcript: the blinded item.
 
-A rater (human or judge) sees the turns with role names only (doctor, patient, examiner) and
+A rater (human or judge) sees the turns with role names only (doctor, patient, examiner; the
+host of collaborating doctors, who are Doctor A, Doctor B, … and never their models) and
 the case record as the reference they rate against:
 - the patient's record (demographics, complaint, story, symptoms, history), needed to rate
   the patient's honesty;
@@ -28,11 +29,12 @@ from pydantic import BaseModel, Field
 from annotation.rubric import Rubric, RubricItem
 from annotation.study import StudyDefinition
 from core.case import Case
+from core.collaboration import speaker
 from core.ports.studies import StudyStore
 from core.records.studies import AssignmentRecord, Unit
 from core.transcript import FinalReport, Transcript
 
-VISIBLE_ROLES = ("doctor", "patient", "examiner")
+VISIBLE_ROLES = ("doctor", "patient", "examiner", "host")
 
 
 class RaterView(BaseModel):
@@ -58,6 +60,15 @@ class BlindTurn(BaseModel):
     kind: str = Field(description="'question', 'answer', 'test_request', 'result', ...")
     content: str = Field(description="What was said, verbatim (untrusted text).")
     tests: list[str] = Field(default_factory=list, description="Test names, if any.")
+    speaker: str = Field("", description="Who speaks as raters read it: the role "
+                         "('Doctor', 'Host', …), or 'Doctor A', 'Doctor B', … for one of "
+                         "several collaborating doctors.")
+    round: int | None = Field(None, description="A collaboration's round the turn belongs to.")
+
+    @property
+    def who(self) -> str:
+        """The speaker, or the role when none is given."""
+        return self.speaker or self.role.title()
 
 
 class CaseReference(BaseModel):
@@ -83,13 +94,16 @@ class BlindItem(BaseModel):
 
 
 def blind_turns(t: Transcript) -> list[BlindTurn]:
-    """Doctor, patient and examiner turns with content only. The doctor's final report is
+    """Doctor, patient, examiner and host turns with content only (a collaborating doctor
+    named by its letter, the round of a collaboration's turn). The doctor's final report is
     shown as labelled parts (a report turn stored as JSON is written out), and a report
     that has no turn of its own (a physician's diagnosis form) is shown as one more doctor
     turn, numbered after the last, so raters see what a report judge grades."""
     out = [BlindTurn(index=x.index, role=str(x.role), kind=x.kind,
                      content=_report_text(x.content) if x.kind == "report" else x.content,
-                     tests=list(x.tests))
+                     tests=list(x.tests), speaker=speaker(str(x.role), x.meta),
+                     round=x.meta.get("round") if isinstance(x.meta.get("round"), int)
+                     else None)
            for x in t.turns if str(x.role) in VISIBLE_ROLES]
     if t.report is not None and not _said(t.report, [b for b in out if b.role == "doctor"]):
         last = max((x.index for x in t.turns), default=-1)

@@ -109,7 +109,7 @@ def user_prompt(item: BlindItem, rubric: Rubric) -> str:
     for t in item.turns:
         marks = [i.id for i in rubric.items if i.applies_to(t.role, t.kind)]
         tag = f" (rate: {', '.join(marks)})" if marks else ""
-        lines.append(f"[turn {t.index}] {t.role.upper()}{tag}:\n{t.content}")
+        lines.append(f"[turn {t.index}] {t.who.upper()}{tag}:\n{t.content}")
     parts.append("TRANSCRIPT:\n" + "\n\n".join(lines))
     return "\n\n".join(parts)
 

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from core.case import Case, Item
-from core.caseio import bundled_cases_dir, load_case_file
+from core.caseio import bundled_cases_dir, iter_case_files, load_case_file
 
 RGB = tuple[int, int, int]
 WHITE, BLACK, GREY = (255, 255, 255), (20, 20, 20), (150, 150, 150)
@@ -340,7 +340,7 @@ def drawn(root: Path | None = None) -> list[tuple[Path, Canvas]]:
     """(image file, drawing) of every drawn image of the bundled cases (the case's first
     image path, beside its case file)."""
     out = []
-    for path in sorted((root or bundled_cases_dir()).rglob("*.yaml")):
+    for path in iter_case_files(root or bundled_cases_dir()):
         case = load_case_file(path)
         if case.id in DRAWINGS:
             target = path.parent / str(case.images[0].path)

@@ -146,15 +146,17 @@ class MemoryBatchStore:
 
 class _Watch:
     """Sink wrapper that remembers how its consultation ended (even if the inner sink
-    then fails to record it)."""
+    then fails to record it); the events of consultations it plays on the side (a
+    collaborating doctor's own) pass through unnoted."""
 
-    def __init__(self, inner: EventSink) -> None:
-        self.inner = inner
+    def __init__(self, inner: EventSink, consultation_id: str) -> None:
+        self.inner, self.consultation_id = inner, consultation_id
         self.last: Event | None = None
 
     def emit(self, event: Event) -> None:
-        """Pass the event on, noting a final one."""
-        if isinstance(event, ConsultationFinished | ConsultationFailed):
+        """Pass the event on, noting a final one of its own consultation."""
+        if isinstance(event, ConsultationFinished | ConsultationFailed) \
+                and event.consultation_id == self.consultation_id:
             self.last = event
         self.inner.emit(event)
 
@@ -195,7 +197,7 @@ class _Limits:
 
 def _record_unstarted(job: Job, cid: str, run_id: str, sink: EventSink) -> JobOutcome:
     """A planned job cancelled before it started: recorded as cancelled, never run."""
-    watch = _Watch(sink)
+    watch = _Watch(sink, cid)
     described = describe_consultation(job.case, job.config, one_step=job.mode == ONE_STEP)
     try:
         watch.emit(ConsultationStarted(consultation_id=cid, case_id=job.case.id, run_id=run_id,
@@ -229,7 +231,7 @@ async def _job(b: _Batch, job: Job, control: JobControl, planned: bool) -> JobOu
                 return _record_unstarted(job, cid, b.run_id, b.store.sink())
             return JobOutcome(job.case.id, job.key(), None, "cancelled", "cancelled",
                               "not started")
-        watch = _Watch(b.store.sink())
+        watch = _Watch(b.store.sink(), cid)
         try:
             await run_solver(job.solver(), job.case, job.config, watch, consultation_id=cid,
                              run_id=b.run_id, cancel_event=cancel, llm=b.llm,

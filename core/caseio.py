@@ -220,12 +220,19 @@ def load_case_file(path: Path) -> Case:
     return parse_case(text, str(path)).read_from(path.resolve().parent)
 
 
+#: Folders of the case library that hold other data files, not cases (the Agent Hospital
+#: knowledge base, `core.agenthospital.kb`): a folder walk leaves them out.
+NOT_CASE_DIRS = frozenset({"agenthospital"})
+
+
 def iter_case_files(root: Path) -> Iterator[Path]:
-    """Case files under a folder (or the file itself), sorted for a stable order."""
+    """Case files under a folder (or the file itself), sorted for a stable order; folders
+    named in `NOT_CASE_DIRS` are left out."""
     if root.is_file():
         yield root
         return
-    yield from sorted(p for p in root.rglob("*") if p.suffix in CASE_SUFFIXES and p.is_file())
+    yield from sorted(p for p in root.rglob("*") if p.suffix in CASE_SUFFIXES and p.is_file()
+                      and not NOT_CASE_DIRS.intersection(p.relative_to(root).parts[:-1]))
 
 
 def load_cases(root: Path) -> list[Case]:

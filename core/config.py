@@ -19,15 +19,22 @@ from pydantic import (BaseModel, ConfigDict, Field, SerializerFunctionWrapHandle
 
 from core.errors import InputError
 
-AgentKind = Literal["retrieval", "scripted", "human", "exact", "llm", "replay"]
+AgentKind = Literal["retrieval", "scripted", "human", "exact", "llm", "replay", "team"]
 
-# Which kinds may play which role (the model-free ones are role-specific).
+# Which kinds may play which role (the model-free ones are role-specific). A 'team' (the
+# doctor of a collaboration, `core.solvers.collaborate`) is made by `--collaborate`, never
+# parsed from an agent string; a scripted host is the deterministic one.
 ROLE_KINDS: dict[str, set[str]] = {
     "doctor": {"scripted", "human", "llm", "replay"},
     "patient": {"retrieval", "llm", "human"},  # human: an actor in the app
     "examiner": {"retrieval", "llm"},
     "moderator": {"exact", "llm"},
+    "host": {"scripted", "llm"},
 }
+#: The consultation protocols: AgentClinic's (the default) and AI Hospital's (the patient
+#: opens with its complaint and relays test requests to the examiner; the doctor ends with
+#: its five-part report).
+PROTOCOLS = ("agentclinic", "aihospital")
 
 
 class AgentSpec(BaseModel):
@@ -35,7 +42,8 @@ class AgentSpec(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    kind: AgentKind = Field(description="retrieval | scripted | human | exact | llm | replay.")
+    kind: AgentKind = Field(description="retrieval | scripted | human | exact | llm | replay "
+                            "| team (the doctors of a collaboration).")
     model: str | None = Field(None, description="litellm model string, for kind 'llm'.")
     api_base: str | None = Field(None, description="Base URL of an OpenAI-compatible server.")
     api_key_env: str | None = Field(
@@ -86,7 +94,8 @@ _AS_BEFORE: dict[str, Any] = {"response_format": "text", "script": None, "script
                               "bias": None}
 #: The same for ConsultationConfig.
 _CONFIG_AS_BEFORE: dict[str, Any] = {"solver": "interactive", "solver_options": {},
-                                     "images": "upfront"}
+                                     "images": "upfront", "protocol": "agentclinic",
+                                     "intent_end": False}
 
 
 def _omit_as_before(data: Any, as_before: dict[str, Any]) -> Any:
@@ -124,6 +133,14 @@ class ConsultationConfig(BaseModel):
         "upfront", description="When the doctor sees the case's images (core.images): "
         "'upfront' with the presentation, 'on-request' only after REQUEST IMAGES (one turn). "
         "Ignored by cases without images.")
+    protocol: Literal["agentclinic", "aihospital"] = Field(
+        "agentclinic", description="How the consultation goes: AgentClinic's (the doctor "
+        "asks and orders tests; the examiner answers it) or AI Hospital's (the patient opens "
+        "with its complaint, relays test requests to the examiner, and the doctor ends with "
+        "its five-part report).")
+    intent_end: bool = Field(False, description="RJUA's intent recognition: a doctor message "
+                             "that states a diagnosis or a treatment ends the consultation "
+                             "without the DIAGNOSIS READY marker (`core.intent`).")
 
     @model_serializer(mode="wrap")
     def _omit_later_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:
@@ -145,9 +162,22 @@ class ConsultationConfig(BaseModel):
         return f"{label}#{hashlib.sha256(body.encode()).hexdigest()[:12]}"
 
     def models(self) -> list[str]:
-        """Every distinct model string used by an LLM role, sorted."""
+        """Every distinct model string used by an LLM role, sorted (agents a solver's
+        options name, such as a team's doctors and host, included)."""
         specs = [self.doctor, self.patient, self.examiner, *self.moderators]
-        return sorted({s.model for s in specs if s.kind == "llm" and s.model})
+        found = {s.model for s in specs if s.kind == "llm" and s.model}
+        return sorted(found | option_models(self.solver_options))
+
+
+def option_models(options: dict[str, Any]) -> set[str]:
+    """The model strings of the agents a solver's options name (an agent spec, or a list
+    of them, as a dict)."""
+    out: set[str] = set()
+    for value in options.values():
+        for spec in value if isinstance(value, list) else [value]:
+            if isinstance(spec, dict) and spec.get("kind") == "llm" and spec.get("model"):
+                out.add(str(spec["model"]))
+    return out
 
 
 def allowed_range(model: type[BaseModel], name: str) -> str | None:
@@ -201,7 +231,8 @@ def check_value(model: type[BaseModel], name: str, value: Any, option: str) -> N
 def parse_agent(text: str, role: str, **params: Any) -> AgentSpec:
     """Turn a CLI string into an AgentSpec for `role`; raise InputError if it cannot play it.
 
-    `retrieval`, `scripted`, `human[:NAME]`, `exact` name model-free agents; `replay:FILE`
+    `retrieval`, `scripted[:seed=N]`, `human[:NAME]`, `exact` name model-free agents (the
+    seed of a scripted doctor, when given, overrides the configuration's); `replay:FILE`
     a doctor saying the messages of a replay file (read and checked here, `core.replay`);
     anything else containing a `/` (e.g. `openai/gpt-4o-mini`, `ollama/llama3`) is a litellm
     model. Extra keyword parameters (api_base, temperature, ...) apply to model agents.
@@ -213,6 +244,8 @@ def parse_agent(text: str, role: str, **params: Any) -> AgentSpec:
         raise InputError(f"unknown role '{role}'", field="role")
     if head == "replay":
         return _replay_spec(rest, role)
+    if head == "scripted" and rest:
+        return _scripted_spec(rest, role, allowed)
     if head in ("retrieval", "scripted", "exact", "human"):
         if head not in allowed:
             raise InputError(f"'{head}' cannot play the {role}; use one of "
@@ -229,6 +262,20 @@ def parse_agent(text: str, role: str, **params: Any) -> AgentSpec:
         return AgentSpec(kind="llm", model=value, **params)
     except ValidationError as err:
         raise invalid_value(err, AgentSpec) from None
+
+
+def _scripted_spec(rest: str, role: str, allowed: set[str]) -> AgentSpec:
+    """`scripted:seed=N`: a scripted doctor of another style than the reference one (seed
+    0), e.g. a second opinion in a collaboration (`core.agents.scripted_doctor`)."""
+    if "scripted" not in allowed:
+        raise InputError(f"'scripted' cannot play the {role}", field=role)
+    name, _, value = rest.partition("=")
+    if name.strip() != "seed" or not value.strip().lstrip("-").isdigit():
+        raise InputError(f"'scripted:{rest}' is not understood; write scripted:seed=N "
+                         "(N a whole number)", field=role)
+    seed = int(value)
+    return AgentSpec(kind="scripted", seed=seed, label=f"scripted:seed={seed}" if seed
+                     else None)
 
 
 def _replay_spec(path: str, role: str) -> AgentSpec:

@@ -12,6 +12,10 @@ and cancellation (the `cancel_event`, or the task being cancelled) as
 completed turn carries the text), so a sink failing on one is logged and the consultation
 goes on.
 
+A solver may play consultations of its own on the same case and run (`SolverContext.
+play_linked`: a collaborating doctor's own consultation), each recorded, judged and
+isolated like this one, through the same sink.
+
 `run_consultation` plays the configuration's own solver (AgentClinic's consultation by
 default); `run_one_step_consultation` its upper bound (the whole case in one doctor call),
 with the same events and guarantees. The loop does no blocking I/O and reads no files.
@@ -111,7 +115,8 @@ async def _finish(ctx: SolverContext, solution: Solution, judges: list[VerdictSc
         await _judge(ctx, judges, solution.diagnosis)
     ctx.emit(ConsultationFinished(
         consultation_id=ctx.cid, end_reason=solution.ending(), diagnosis=t.diagnosis,
-        verdicts=t.verdicts, report=t.report, doctor_turns=ctx.doctor_turns))
+        verdicts=t.verdicts, report=t.report, doctor_turns=ctx.doctor_turns,
+        meta=solution.meta))
 
 
 async def _isolated(ctx: SolverContext, body: Coroutine[Any, Any, None]) -> None:
@@ -145,9 +150,16 @@ async def run_solver(solver: Solver, case: Case, config: ConsultationConfig, sin
     """
     described = _with_case(solver.describe(config, describe_config(config)), case)
     client = llm or LLMClient()
+
+    async def linked(other: Solver, other_config: ConsultationConfig,
+                     other_id: str) -> Transcript:
+        return await run_solver(other, case, other_config, sink, consultation_id=other_id,
+                                run_id=run_id, cancel_event=cancel_event, llm=client,
+                                run_state=run_state)
+
     ctx = SolverContext(case, config, sink, consultation_id=consultation_id,
                         cancel_event=cancel_event, llm=client, human_input=human_input,
-                        run_state=run_state)
+                        run_state=run_state, run_id=run_id, linked=linked)
     ctx.transcript.meta.update(config=described, consultation_id=consultation_id,
                                run_id=run_id)
 

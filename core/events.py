@@ -72,6 +72,9 @@ class ConsultationFinished(_Event):
     verdicts: list[Verdict] = Field(default_factory=list, description="Moderator verdicts.")
     report: FinalReport | None = Field(None, description="Structured report, if any.")
     doctor_turns: int = Field(0, description="Doctor turns used.")
+    meta: dict[str, Any] = Field(default_factory=dict, description="What the solver adds "
+                                 "about how it went (its mode; a collaboration's rounds, "
+                                 "consensus and linked consultations), stored with it.")
 
 
 class ConsultationFailed(_Event):

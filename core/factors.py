@@ -28,11 +28,19 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.biases import BIASES, NONE, parse_biases
-from core.config import ConsultationConfig, check_value, parse_agent
+from core.collaboration import DEFAULT_ROUNDS
+from core.config import PROTOCOLS, ConsultationConfig, check_value, parse_agent
 from core.consultation_state import agent_label
 from core.doctortools import TOOLS, ToolChoice, check_doctor, choose
 from core.doctortools import label as tools_label
 from core.errors import InputError
+from core.factor_rules import (parse_host, parse_protocol, parse_rounds, parse_team, read_flag,
+                               read_option, read_team, set_option, set_protocol, set_team,
+                               yes_no)
+from core.solvers.registry import (AGENTHOSPITAL, INTERACTIVE, MEDAGENT_ZERO, SOLVERS,
+                                   task_names, task_of)
+
+_KIND_WORDS = {"llm": "a model", "scripted": "the scripted doctor", "human": "a physician"}
 
 Params = dict[str, Any]  # model parameters for agent strings (api_base, temperature, ...)
 Described = dict[str, Any]  # a stored configuration description (ConsultationConfig.describe)
@@ -54,6 +62,12 @@ class Factor:
     # Values that name something else than a model (listed in the help; a factor taking
     # model strings lists its model-free kinds).
     choices: tuple[str, ...] = ()
+    # Flags that give one value (`--no-dispute-resolution` is `--dispute-resolution no`):
+    # (option, value, help).
+    flags: tuple[tuple[str, str, str], ...] = ()
+    # Another factor this one only means something with: given while that one keeps its
+    # default everywhere, the plan is refused (`--rounds` without `--collaborate`).
+    only_with: str = ""
 
     @property
     def option(self) -> str:
@@ -126,6 +140,15 @@ def _max_turns(text: str, params: Params) -> int:
         raise InputError(f"must be a whole number (got {text!r})", field="--max-turns") from None
     check_value(ConsultationConfig, "max_turns", value, "--max-turns")
     return value
+
+
+def _max_turns_or_default(text: str, params: Params) -> int | None:
+    # Not given: None, the protocol's own budget (20; AI Hospital's 10, set_protocol).
+    return None if not text.strip() else _max_turns(text, params)
+
+
+def _set_max_turns(config: ConsultationConfig, value: int | None) -> ConsultationConfig:
+    return config if value is None else config.model_copy(update={"max_turns": value})
 
 
 def _read_max_turns(described: Described) -> str:
@@ -203,6 +226,55 @@ def _read_tools(described: Described) -> str:
     if described.get("solver") != "tools":
         return "none"
     return tools_label(list((described.get("solver_options") or {}).get("tools") or []))
+# -- the task and MedAgent-Zero's memory ----------------------------------------------------
+
+def _task(text: str, params: Params) -> str:
+    if text not in task_names():
+        raise InputError(f"unknown task '{text}' (known: {', '.join(task_names())})",
+                         field="--task")
+    return text
+
+
+def _apply_task(config: ConsultationConfig, value: str) -> ConsultationConfig:
+    # The interactive consultation is the default strategy: it leaves the configuration to
+    # the factors after it (the doctor tools make it the `tools` solver).
+    if value == INTERACTIVE:
+        return config
+    kinds = SOLVERS[value].doctors
+    if kinds and config.doctor.kind not in kinds:
+        takes = " or ".join(_KIND_WORDS.get(k, k) for k in kinds)
+        raise InputError(f"the doctor '{config.doctor.display()}' cannot play the task "
+                         f"'{value}' (it takes {takes})", field="--task")
+    return config.model_copy(update={"solver": value, "solver_options": {}})
+
+
+def _read_task(described: Described) -> str:
+    return task_of(described.get("solver"))
+
+
+MEMORY_ARMS = ("none", "records", "experience", "both")
+
+
+def _memory(text: str, params: Params) -> str:
+    if text not in MEMORY_ARMS:
+        raise InputError(f"must be one of {', '.join(MEMORY_ARMS)} (got {text!r})",
+                         field="--memory")
+    return text
+
+
+def _apply_memory(config: ConsultationConfig, value: str) -> ConsultationConfig:
+    if value == "none":
+        return config
+    if config.solver != AGENTHOSPITAL:
+        raise InputError("MedAgent-Zero's memory plays the Agent Hospital task: add "
+                         "--task agenthospital", field="--memory")
+    return config.model_copy(update={"solver": MEDAGENT_ZERO, "solver_options": {"arm": value}})
+
+
+def _read_memory(described: Described) -> str:
+    if described.get("solver") != MEDAGENT_ZERO:
+        return "none"
+    return str((described.get("solver_options") or {}).get("arm", "both"))
 
 
 _MODEL = " or a model string"
@@ -220,8 +292,48 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
     Factor("moderator", "AGENTS", "exact (default), a model string, or several judging "
            "together joined with '+' or ','", "exact", _moderators, _set("moderators"),
            _read_moderators, combine="+,", choices=("exact",)),
-    Factor("max_turns", "N", "doctor turn budget, 1 to 200 (default 20)", "20",
-           _max_turns, _set("max_turns"), _read_max_turns),
+    Factor("max_turns", "N", "doctor turn budget, 1 to 200 (default 20; 10 under "
+           "--protocol aihospital)", "", _max_turns_or_default, _set_max_turns,
+           _read_max_turns),
+    Factor("protocol", "NAME", "agentclinic (default) or aihospital: the patient opens with "
+           "its complaint and relays test requests to the examiner, the doctor ends with its "
+           "five-part report", "agentclinic", parse_protocol, set_protocol,
+           lambda d: str(d.get("protocol", "agentclinic")), choices=PROTOCOLS),
+    Factor("intent_end", "yes|no", "RJUA's intent recognition: a doctor message stating a "
+           "diagnosis or a treatment ends the consultation without DIAGNOSIS READY "
+           "(default no)", "no", yes_no("--intent-end"), _set("intent_end"),
+           read_flag("intent_end", False),
+           flags=(("--intent-end", "yes", "--intent-end alone is --intent-end yes"),)),
+    Factor("task", "TASK", "what the doctor is asked, a task of core.solvers.registry: "
+           "interactive (default: AgentClinic's consultation), agenthospital "
+           "(examination, diagnosis, treatment level, on generated Agent Hospital patients), "
+           "rjua-reasoning (the tests to order from the patient's first words) or rjua-qa "
+           "(the whole record: diagnosis and treatment)",
+           INTERACTIVE, _task, _apply_task, _read_task, choices=tuple(task_names())),
+    Factor("memory", "ARM", "MedAgent-Zero with --task agenthospital: the doctor learns over "
+           "the run's cases, keeping records, experience (principles) or both (default none: "
+           "no learning)", "none", _memory, _apply_memory, _read_memory,
+           choices=MEMORY_ARMS),
+    Factor("collaborate", "DOCTOR,DOCTOR[,...]", "2 to 6 doctors (scripted, scripted:seed=N "
+           "or model strings) who each play their own consultation, then revise their "
+           "reports under a host until they agree (AI Hospital's collaboration); several "
+           "teams: repeat the option; 'none' (default): one doctor", "none", parse_team,
+           set_team, read_team, combine="+,", choices=("none", "scripted",
+                                                          "scripted:seed=N")),
+    Factor("rounds", "M", f"a collaboration's revision rounds at most, 1 to 10 (default "
+           f"{DEFAULT_ROUNDS}, as AI Hospital)", str(DEFAULT_ROUNDS), parse_rounds,
+           set_option("rounds", DEFAULT_ROUNDS), read_option("rounds", DEFAULT_ROUNDS),
+           only_with="collaborate"),
+    Factor("dispute_resolution", "yes|no", "the host lists at most three disputed points each "
+           "round (default yes); no: the doctors only see each other's reports",
+           "yes", yes_no("--dispute-resolution"), set_option("dispute_resolution", True),
+           read_option("dispute_resolution", True), only_with="collaborate",
+           flags=(("--no-dispute-resolution", "no", "same as --dispute-resolution no"),)),
+    Factor("host", "AGENT", "who hosts a collaboration: scripted (default: rules, the "
+           "disputed points are the differing diagnosis entities) or a model string",
+           "scripted", parse_host, set_option("host", {"kind": "scripted"}),
+           read_option("host", {"kind": "scripted"}),
+           only_with="collaborate", choices=("scripted",)),
     _bias_factor("patient"),
     _bias_factor("doctor"),
     Factor("images", "MODE", "when the doctor sees a case's images: upfront (default, with "

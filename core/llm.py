@@ -224,6 +224,37 @@ class LLMClient:
         error = CredentialError if credential else ModelError
         raise error(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
 
+    async def embed(self, spec: AgentSpec, texts: list[str]) -> list[list[float]]:
+        """One embedding per text from an embedding model (litellm's `aembedding`, through
+        `spec.api_base` when given), retried like `complete`; ModelError at the end."""
+        if spec.kind != "llm" or not spec.model:
+            raise ModelError(f"agent kind '{spec.kind}' is not a model")
+        lib = await load_litellm_async()
+        kw: dict[str, Any] = {"model": spec.model, "input": list(texts), "max_retries": 0}
+        if spec.api_base:
+            kw["api_base"] = spec.api_base
+        key = self._key(spec)
+        if key:
+            kw["api_key"] = key
+        errors: list[str] = []
+        for attempt in range(spec.retries + 1):
+            try:
+                async with asyncio.timeout(spec.timeout):
+                    response = await lib.aembedding(**kw)
+                data = sorted(response.data, key=lambda d: _field(d, "index") or 0)
+                vectors = [list(_field(d, "embedding") or []) for d in data]
+                if len(vectors) != len(texts) or not all(vectors):
+                    raise EmptyReply("the model returned no embedding")
+                return vectors
+            except asyncio.CancelledError:
+                raise
+            except Exception as err:  # every provider error type
+                errors.append(_reason(err))
+                if attempt >= spec.retries or not _retryable(err):
+                    break
+                await asyncio.sleep(spec.backoff * self.backoff_scale * 2 ** attempt)
+        raise ModelError(f"{spec.model}: {errors[-1]} (after {len(errors)} attempt(s))")
+
     async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, Any]],
                     on_delta: DeltaFn) -> Attempt:
         response = await lib.acompletion(**self._kwargs(spec, messages))
@@ -280,3 +311,8 @@ def _dump(response: Any) -> dict[str, Any]:
     if isinstance(data, dict):
         data.pop("api_key", None)
     return data
+
+
+def _field(item: Any, name: str) -> Any:
+    """A field of a response item that may be a dict or an object."""
+    return item.get(name) if isinstance(item, dict) else getattr(item, name, None)

@@ -36,7 +36,17 @@ def describe_config(config: ConsultationConfig) -> dict[str, Any]:
     roles = {"doctor": config.doctor.kind, "patient": config.patient.kind,
              "examiner": config.examiner.kind,
              "moderator": ",".join(dict.fromkeys(m.kind for m in config.moderators))}
-    data["prompts"] = {**prompts.hashes_for(roles), **config_hashes(config)}
+    if config.protocol != "agentclinic":
+        roles["protocol"] = config.protocol
+    if config.intent_end:
+        roles["intent"] = "rules"
+    hashes = prompts.hashes_for(roles)
+    if config.doctor.kind == "llm" and config.protocol in prompts.PROTOCOL_DOCTOR_PROMPTS:
+        for pid in prompts.ROLE_PROMPTS["doctor"]:
+            hashes.pop(pid, None)
+        hashes.update({pid: prompts.PROMPTS[pid].sha256
+                       for pid in prompts.PROTOCOL_DOCTOR_PROMPTS[config.protocol]})
+    data["prompts"] = {**hashes, **config_hashes(config)}
     return data
 
 

@@ -29,6 +29,7 @@ class Role(StrEnum):
     # A doctor tool (reasoning, reflection, search, notebook): seen by the doctor alone,
     # never by the patient or the examiner, and never a doctor turn of the budget.
     TOOL = "tool"
+    HOST = "host"  # the host of collaborating doctors (AI Hospital's dispute resolution)
 
 
 class EndReason(StrEnum):
@@ -64,7 +65,10 @@ class Turn(BaseModel):
         description="'question', 'test_request', 'image_request', 'diagnosis', 'answer', "
         "'result', 'refusal', 'images' (the engine's answer to REQUEST IMAGES), 'verdict', "
         "'report' or 'message'; a tool turn's kind names the tool's step "
-        "(core.doctortools.TOOL_KINDS).",
+        "(core.doctortools.TOOL_KINDS); AI Hospital's protocol adds 'complaint' (the "
+        "patient's opening) and 'relay' (a test request the patient passes on); a "
+        "collaboration 'initial' (a doctor's own report), 'assessment' (the host's reading of "
+        "the reports), 'revision' (a doctor's revised report) and 'final' (the joint one).",
     )
     tests: list[str] = Field(default_factory=list, description="Test names requested or reported.")
     started_at: str | None = Field(None, description="ISO UTC time the turn began.")
@@ -94,6 +98,16 @@ class FinalReport(BaseModel):
     rationale: str | None = Field(None, description="Why.")
     treatment_plan: str | None = Field(None, description="What to do.")
     differential: list[str] = Field(default_factory=list, description="Alternatives considered.")
+
+    def as_text(self) -> str:
+        """The report as a reader (and `parse_report`) reads it: each part under its
+        heading, the parts left empty left out."""
+        parts = [("Symptoms", self.symptoms), ("Examinations", self.examinations),
+                 ("Diagnostic results", self.diagnostic_results),
+                 ("Differential", "; ".join(self.differential)),
+                 ("Diagnostic rationale", self.rationale),
+                 ("Treatment plan", self.treatment_plan)]
+        return "\n".join(f"{k}: {v.strip()}" for k, v in parts if v and v.strip())
 
 
 class Transcript(BaseModel):

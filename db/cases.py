@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from sqlite_utils import Database
@@ -71,10 +72,19 @@ def get_case(db: Database, case_id: str) -> Case:
     return Case.model_validate(loads(rows[0]["data"]))
 
 
-def list_cases(db: Database) -> list[Case]:
-    """All stored cases, by id."""
-    return [Case.model_validate(loads(r["data"]))
-            for r in db.table("cases").rows_where(order_by="id")]
+def list_cases(db: Database, *, sources: Collection[str] | None = None,
+               exclude: Collection[str] = ()) -> list[Case]:
+    """Stored cases, by id: of `sources` only when given, never of `exclude` (filtered in
+    SQL, so the left-out cases cost nothing to parse)."""
+    where, args = [], []
+    if sources is not None:
+        where.append(f"source in ({', '.join('?' * len(sources))})" if sources else "0")
+        args += list(sources)
+    if exclude:
+        where.append(f"source not in ({', '.join('?' * len(exclude))})")
+        args += list(exclude)
+    return [Case.model_validate(loads(r["data"])) for r in db.table("cases").rows_where(
+        " and ".join(where) or None, args or None, order_by="id")]
 
 
 def has_case(db: Database, case_id: str) -> bool:

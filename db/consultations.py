@@ -157,12 +157,12 @@ class Recorder:
     def _on_finished(self, e: ConsultationFinished, s: ConsultationState) -> None:
         self._update(e.consultation_id,
                      "status = ?, end_reason = ?, diagnosis = ?, verdicts = ?,"
-                     " correct = ?, report = ?, doctor_turns = ?, ended_at = ?",
+                     " correct = ?, report = ?, doctor_turns = ?, ended_at = ?, meta = ?",
                      [s.status, s.end_reason, s.diagnosis,
                       dumps([v.model_dump() for v in e.verdicts]),
                       None if s.correct is None else int(s.correct),
                       dumps(e.report.model_dump() if e.report else None), s.doctor_turns,
-                      s.ended_at])
+                      s.ended_at, dumps(e.meta or None)])
 
     def _on_failed(self, e: ConsultationFailed, s: ConsultationState) -> None:
         self._update(e.consultation_id,

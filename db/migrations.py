@@ -194,6 +194,42 @@ def m220_corpus(db: Database) -> None:
                " tokenize = 'unicode61 remove_diacritics 2')")
 
 
+# --- Agent Hospital (issue 14): m500_* ---
+
+
+@migrations()
+def m500_agenthospital(db: Database) -> None:
+    """Agent Hospital evolution experiments: each `bedside evolve` (settings, status), the
+    points of its learning curves (per arm, task and training step), the memory its arms
+    built (records and principles, each with the step it was added at, so the library at
+    any step can be rebuilt), and frozen libraries (a name for an arm's memory at a
+    step)."""
+    db.table("ah_evolutions").create(
+        {"id": str, "name": str, "created_at": str, "finished_at": str, "status": str,
+         "config": str},
+        pk="id",
+    )
+    db.table("ah_points").create(
+        {"evolution_id": str, "arm": str, "task": str, "seen": int,
+         "train_accuracy": float, "test_accuracy": float, "principles": int, "records": int,
+         "wrong": int, "test_n": int},
+        pk=("evolution_id", "arm", "task", "seen"),
+        foreign_keys=[("evolution_id", "ah_evolutions", "id")],
+    )
+    db.table("ah_memory").create(
+        {"id": int, "evolution_id": str, "arm": str, "step": int, "kind": str, "task": str,
+         "case_id": str, "data": str},
+        pk="id",
+        foreign_keys=[("evolution_id", "ah_evolutions", "id")],
+    )
+    db.table("ah_memory").create_index(["evolution_id", "arm", "step"])
+    db.table("ah_libraries").create(
+        {"name": str, "evolution_id": str, "arm": str, "step": int, "created_at": str},
+        pk="name",
+        foreign_keys=[("evolution_id", "ah_evolutions", "id")],
+    )
+
+
 # --- judges side by side (issue 13 items 3-6): m320_* ---
 
 

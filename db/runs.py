@@ -118,7 +118,8 @@ def live_rows(db: Database, run_id: str | None) -> list[LiveRow]:
     where, args = ("WHERE c.run_id = ? AND c.status != 'superseded'", [run_id]) if run_id \
         else ("WHERE c.status = 'running'", [])
     rows = db.query(
-        "SELECT c.id, c.case_id, c.doctor, c.status, c.diagnosis, c.correct,"
+        "SELECT c.id, c.case_id, c.doctor, c.status, c.diagnosis, c.correct, c.origin,"
+        " c.config_key,"
         " max(coalesce(c.doctor_turns, 0), coalesce(t.turn, 0)) AS doctor_turns,"
         " coalesce(CASE WHEN c.status = 'running' THEN t.tokens"
         "  ELSE coalesce(c.prompt_tokens, 0) + coalesce(c.completion_tokens, 0) END, 0)"

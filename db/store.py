@@ -9,7 +9,7 @@ migrates through `db.connection.open_db`, the one place that does. A store wraps
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from core.case import Case
 from core.events import EventSink
 from core.fidelity.models import AnswerFinding
 from core.metrics.base import Metrics
+from core.ports.agenthospital import EvolutionStore
 from core.ports.fidelity import FidelityRunsStore
 from core.records.fidelity import GraderRecord, StoredGrade
 from core.records.tools import CorpusDocument, NewDocument, NotebookVersion, Passage
@@ -26,6 +27,7 @@ from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary,
                                RunProgress, RunRecord, StudyListRow)
 from core.transcript import Transcript
 from db import cases as case_repo
+from db.agenthospital import EvolutionRepository
 from db import consultations as consultation_repo
 from db import corpus as corpus_repo
 from db import fidelity as fidelity_repo
@@ -35,9 +37,11 @@ from db import runs as run_repo
 from db.connection import open_db
 
 
-class SqliteStore:
+class SqliteStore(EvolutionRepository):
     """Cases, runs, consultations, metrics, fidelity and the doctor tools' corpus in one
-    SQLite file (`core.ports.RunsStore`, `core.ports.fidelity.FidelityStore`)."""
+    SQLite file (`core.ports.RunsStore`, `core.ports.fidelity.FidelityStore`), and the
+    Agent Hospital evolutions (`core.ports.agenthospital.EvolutionStore`, from
+    `EvolutionRepository`)."""
 
     def __init__(self, db: Database) -> None:
         #: The connection, for repositories not yet behind a protocol (reader studies).
@@ -60,9 +64,10 @@ class SqliteStore:
         """One case; NotFoundError when it is not stored."""
         return case_repo.get_case(self.db, case_id)
 
-    def list_cases(self) -> list[Case]:
-        """Every stored case, by id."""
-        return case_repo.list_cases(self.db)
+    def list_cases(self, *, sources: Collection[str] | None = None,
+                   exclude: Collection[str] = ()) -> list[Case]:
+        """Stored cases, by id (of `sources` only when given, never of `exclude`)."""
+        return case_repo.list_cases(self.db, sources=sources, exclude=exclude)
 
     def has_case(self, case_id: str) -> bool:
         """Whether a case with this id is stored."""
@@ -288,4 +293,6 @@ def open_store(path: Path | str | None = None, *, migrate: bool = True) -> Sqlit
 def _implements_the_protocols(store: SqliteStore) -> FidelityRunsStore:
     """Never called: mypy checks here that SqliteStore implements every store protocol the
     use cases take (a method missing or of another shape is a type error)."""
+    evolutions: EvolutionStore = store
+    assert evolutions is store
     return store

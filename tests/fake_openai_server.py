@@ -1,9 +1,11 @@
 """A local OpenAI-compatible chat server for tests, demos and benchmarks (127.0.0.1 only).
 
-Serves `POST /v1/chat/completions` (streaming SSE and plain JSON) and `GET /v1/models` over
+Serves `POST /v1/chat/completions` (streaming SSE and plain JSON), `POST /v1/embeddings`
+(a deterministic bag-of-words vector per input) and `GET /v1/models` over
 HTTP/1.1 keep-alive on an asyncio loop in a background thread; TCP_NODELAY is set on every
 accepted socket. Replies are scripted per role, detected from the prompt id our system
-prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a queue
+prompts end with (`bedside/<role>/v1`; a case conference's host and revising doctors are
+the roles 'host-assess', 'host-agree', 'host-final', 'revision' and 'revision-plain'). Faults are injected per request, from a queue
 (`server.faults.append("429")`) or a rule (`fault_rule(body, n) -> fault | None`):
 "429", "500", "401" (a bad API key, as OpenAI words it), "hang" (no answer for
 `hang_seconds`), "malformed" (invalid JSON / SSE) and "empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
@@ -32,11 +34,14 @@ import re
 import socket
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from typing import Any
 
-ROLE_RE = re.compile(r"bedside/(doctor|patient|examiner|moderator|report|translator|critique|"
-                     r"reflect|notebook)/v\d+")
+ROLE_RE = re.compile(r"bedside/((?:doctor|patient|examiner|moderator|report|host|revision|"
+                     r"translator|critique|reflect|notebook|ah|rjua)(?:-[a-z]+)?)/v\d+")
+# Prompt ids that play a role of the same name (AI Hospital's protocol keeps the doctor).
+ROLE_ALIASES = {"doctor-aihospital": "doctor"}
 Reply = str | Callable[[dict[str, Any], int], str]
 
 
@@ -85,6 +90,20 @@ def default_translator(body: dict[str, Any], n: int) -> str:
     mark = found.group(1) if found else "translated"
     texts = json.loads(str(messages[-1].get("content", "{}")))
     return json.dumps({k: f"{mark}: {v}" for k, v in texts.items()}, ensure_ascii=False)
+def default_rewrite(body: dict[str, Any], n: int) -> str:
+    """The Agent Hospital patient-voice rewrite: the account told again, every fact kept."""
+    text = str(body.get("messages", [{}])[-1].get("content", ""))
+    said = re.search(r"What they said: (.*)", text)
+    return "Well, doctor, here it is. " + (said.group(1).strip() if said else "I feel unwell.")
+
+
+def embedding(text: str, dims: int = 64) -> list[float]:
+    """A deterministic bag-of-words vector (the fake embedding model): texts sharing words
+    point the same way."""
+    vec = [0.0] * dims
+    for word in re.findall(r"[a-z0-9]+", text.lower()):
+        vec[zlib.crc32(word.encode()) % dims] += 1.0
+    return vec
 
 
 DEFAULT_REPLIES: dict[str, Reply] = {
@@ -109,6 +128,28 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "fidelity_grader": ('{"consistent": "yes", "addresses": "yes", "accurate": "yes", '
                         '"reason": "matches the record"}'),
     "translator": default_translator,
+    "ah-examination": "ANSWER: Chest X-ray",
+    "ah-diagnosis": "ANSWER: Community-acquired pneumonia",
+    "ah-treatment": "ANSWER: moderate",
+    "ah-reflect": ("PRINCIPLE: Fever with coloured phlegm and a focal consolidation on the "
+                   "chest X-ray points to community-acquired pneumonia."),
+    "ah-rewrite": default_rewrite,
+    # RJUA's single-answer tasks (core/prompts/rjua_texts.py).
+    "rjua-reasoning": "REQUEST TEST: ECG, troponin, D-dimer, CT head",
+    "rjua-qa": ("DIAGNOSIS READY: Inferior STEMI\nTreatment plan: aspirin, ticagrelor, "
+                "heparin and primary PCI"),
+    # A case conference (core.solvers.collaborate): the host's readings, its joint report
+    # and a doctor's revision. Scripted per test for anything but agreement at once.
+    "host-assess": "CONSENSUS: yes",
+    "host-agree": "CONSENSUS: yes",
+    "host-final": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: inferior "
+                   "STEMI\nDiagnostic rationale: both doctors agree\nTreatment plan: "
+                   "primary PCI"),
+    "revision": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: inferior "
+                 "STEMI\nDiagnostic rationale: unchanged\nTreatment plan: primary PCI"),
+    "revision-plain": ("Symptoms: chest pain\nExaminations: ECG\nDiagnostic results: "
+                       "inferior STEMI\nDiagnostic rationale: unchanged\nTreatment plan: "
+                       "primary PCI"),
     "unknown": "OK.",
 }
 # The metric prompts (core/prompts/metric_texts.py) carry no id line; they are told apart by
@@ -122,7 +163,7 @@ METRIC_ROLES = ("unknown", *(role for _, role in METRIC_OPENINGS))
 
 def _roles(message: dict[str, Any]) -> list[str]:
     content = message_text(message.get("content"))
-    found = [m.group(1) for m in ROLE_RE.finditer(content)]
+    found = [ROLE_ALIASES.get(m.group(1), m.group(1)) for m in ROLE_RE.finditer(content)]
     return found + [role for opening, role in METRIC_OPENINGS if content.startswith(opening)]
 
 
@@ -160,6 +201,7 @@ class FakeOpenAIServer:
         self.faults: collections.deque[str] = collections.deque()
         self.fault_rule, self.chunk_words = fault_rule, chunk_words
         self.requests: list[dict[str, Any]] = []  # every request body, in arrival order
+        self.embedded: list[str] = []  # every text sent to /v1/embeddings
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -245,6 +287,8 @@ class FakeOpenAIServer:
                 {"id": "fake", "object": "model", "owned_by": "bedside-tests"}]})
         elif method == "POST" and path.rstrip("/").endswith("/chat/completions"):
             await self._chat(writer, json.loads(body or b"{}"), headers)
+        elif method == "POST" and path.rstrip("/").endswith("/embeddings"):
+            await self._embeddings(writer, json.loads(body or b"{}"))
         else:
             await self._send_json(writer, 404, {"error": {"message": "not found"}})
         return headers.get("connection", "").lower() != "close"
@@ -310,6 +354,19 @@ class FakeOpenAIServer:
                 "model": model, "usage": usage, "choices": [{
                     "index": 0, "finish_reason": "stop",
                     "message": {"role": "assistant", "content": text}}]})
+
+    async def _embeddings(self, writer: asyncio.StreamWriter, body: dict[str, Any]) -> None:
+        """`POST /v1/embeddings`: one `embedding()` per input, recorded in `embedded`."""
+        given = body.get("input", [])
+        texts = [given] if isinstance(given, str) else [str(t) for t in given]
+        with self._lock:
+            self.embedded.extend(texts)
+        await self._send_json(writer, 200, {
+            "object": "list", "model": body.get("model", "fake-embed"),
+            "data": [{"object": "embedding", "index": i, "embedding": embedding(t)}
+                     for i, t in enumerate(texts)],
+            "usage": {"prompt_tokens": sum(_words(t) for t in texts),
+                      "total_tokens": sum(_words(t) for t in texts)}})
 
     async def _stream(self, writer: asyncio.StreamWriter, model: str, text: str,
                       usage: dict[str, int], malformed: bool) -> None:

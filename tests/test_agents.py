@@ -12,7 +12,8 @@ from collections.abc import Iterator
 import pytest
 
 from core import prompts
-from core.agents import moderator, retrieval_examiner, retrieval_patient, scripted_doctor, templates
+from core.agents import (moderator, retrieval_examiner, retrieval_patient, scripted_doctor,
+                         templates)
 from core.agents.base import DoctorState
 from core.agents.human_doctor import HumanDoctor
 from core.agents.llm_agents import LLMExaminer, LLMPatient

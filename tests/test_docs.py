@@ -114,7 +114,9 @@ def test_key_labels_read_as_people_write_them() -> None:
 def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
     """A way to open each screen of the bedside app (rating has its own app and help)."""
     from core.caseio import load_bundled_cases
+    from tui.app.screens.agenthospital import AgentHospitalScreen
     from tui.app.screens.analysis import AnalysisScreen
+    from tui.app.screens.evolution import EvolutionScreen
     from tui.app.screens.fidelity import FidelityScreen
     from tui.app.screens.forms import DiagnosisScreen, PlaySetup, PlaySetupScreen
     from tui.app.screens.forms_batch import StartBatchScreen
@@ -140,6 +142,8 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
         "PlayScreen": lambda: PlayScreen(case, PlaySetup("ana", case.id), hidden=False),
         "ActorSetupScreen": lambda: ActorSetupScreen(case.id, "sam"),
         "PatientPlayScreen": lambda: PatientPlayScreen(case, ActorSetup("sam", case.id)),
+        "AgentHospitalScreen": lambda: AgentHospitalScreen("ana"),
+        "EvolutionScreen": EvolutionScreen,
     }
 
 

@@ -22,7 +22,7 @@ from tests.importer_support import FIXTURES, real_samples, rjua_sheet
 
 def test_formats_are_listed_and_unknown_format_names_them(tmp_path: Path) -> None:
     assert set(FORMATS) == {"agentclinic", "agentclinic-nejm", "aihospital",
-                            "aihospital-dialog", "rjua"}
+                            "aihospital-dialog", "aihospital-collaboration", "rjua"}
     with pytest.raises(InputError) as err:
         import_file("medqa", FIXTURES.path(FIXTURES.medqa))
     assert "unknown format 'medqa'" in str(err.value) and "aihospital-dialog" in str(err.value)

@@ -52,6 +52,11 @@ EXPECTED_COLUMNS = {
     "fidelity_grades": {"consultation_id", "turn_index", "grader_key", "role", "model",
                         "params", "prompt_hash", "case_hash", "verdict", "failed",
                         "computed_at"},
+    "ah_evolutions": {"id", "name", "created_at", "finished_at", "status", "config"},
+    "ah_points": {"evolution_id", "arm", "task", "seen", "train_accuracy", "test_accuracy",
+                  "principles", "records", "wrong", "test_n"},
+    "ah_memory": {"id", "evolution_id", "arm", "step", "kind", "task", "case_id", "data"},
+    "ah_libraries": {"name", "evolution_id", "arm", "step", "created_at"},
 }
 
 

@@ -5,10 +5,11 @@ the user's, named. Turns of the doctor's tools (role `tool`, `core.doctortools`)
 doctor's alone and appear here as the conversation they were: its reasoning before the
 message it led to (`REASONING:` … `MESSAGE:`), its `SEARCH:` and the passages that came
 back, its draft diagnosis, the critique asked for and given, and the request for the final
-message. The notebook is not part of the dialogue (it is in the system prompt). The
-engine's answer to REQUEST IMAGES (a system turn of kind 'images') is the message its
-`images` callback makes of it (with the image parts). Moderator verdicts are never shown to
-the doctor.
+message. Under AI Hospital's protocol the patient relays the doctor's test requests to the
+examiner: the relayed request is the doctor's own words, left out. The notebook is not part
+of the dialogue (it is in the system prompt). The engine's answer to REQUEST IMAGES (a
+system turn of kind 'images') is the message its `images` callback makes of it (with the
+image parts). Moderator verdicts are never shown to the doctor.
 """
 
 from __future__ import annotations
@@ -54,6 +55,8 @@ def dialogue(turns: list[Turn], *,
     msgs: Messages = []
     reasoning: str | None = None  # reasoning waiting for the message it led to
     for t in turns:
+        if t.kind == "relay":  # the doctor's own request, relayed by the patient
+            continue
         if t.role == Role.TOOL and t.kind == "reasoning":
             if reasoning is not None:  # two in a row: the first led to no message
                 msgs.append({"role": "assistant", "content": f"REASONING:\n{reasoning}"})

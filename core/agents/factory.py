@@ -41,15 +41,17 @@ def _doctor(case: Case, config: ConsultationConfig, human_input: HumanInput | No
             client: LLMClient) -> Doctor:
     spec, view = config.doctor, doctor_view(case, config.images)
     if spec.kind == "scripted":
-        return ScriptedDoctor(view, config.seed)
+        return ScriptedDoctor(view, config.seed if spec.seed is None else spec.seed)
     if spec.kind == "human":
         if human_input is None:
             raise BedsideError("a human doctor needs an input from the user interface")
         return HumanDoctor(human_input, spec.display())
     if spec.kind == "llm":
-        return LLMDoctor(view, spec, client, config.max_turns)
+        return LLMDoctor(view, spec, client, config.max_turns, config.protocol)
     if spec.kind == "replay":
         return replay_doctor.build(spec, case.id)
+    if spec.kind == "team":
+        raise BedsideError("a team of doctors plays through the collaborate solver")
     raise BedsideError(f"'{spec.kind}' cannot play the doctor")
 
 

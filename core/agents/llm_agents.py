@@ -42,24 +42,27 @@ class LLMDoctor:
     """A model playing the doctor (its biases' paragraphs in its instructions)."""
 
     def __init__(self, view: DoctorView, spec: AgentSpec, client: LLMClient,
-                 max_turns: int) -> None:
+                 max_turns: int, protocol: str = "agentclinic") -> None:
         options = ("Possible diagnoses to choose from: " + "; ".join(view.options)
                    if view.options else "")
         if view.images_on_request:
             note = prompts.get("doctor-images-on-request/v1").format(
                 count=view.images_on_request)
             options = f"{note}\n{options}" if options else note
-        self.system = prompts.with_language(with_paragraphs(prompts.get("doctor/v1").format(
+        prompt = prompts.PROTOCOL_DOCTOR_PROMPTS.get(protocol, ("doctor/v1",))[0]
+        self.system = prompts.with_language(with_paragraphs(prompts.get(prompt).format(
             objective=view.objective, max_turns=max_turns,
             language_name=prompts.language_name(view.language), options=options),
             doctor_paragraphs(spec.bias)), view.language)
+        # Under AI Hospital's protocol the patient speaks first: no cue to begin.
+        self.opening = protocol == "agentclinic"
         self.spec, self.client, self.label = spec, client, spec.display()
 
     def messages(self, turns: list[Turn], last: bool,
                  images: tuple[CaseImage, ...] = ()) -> Messages:
-        """The dialogue from the doctor's side (its tools' turns included,
-        `core.agents.doctor_history`), with the images it has been shown."""
-        begin = "The patient is here. Begin."
+        """The dialogue from the doctor's side (its tools' turns included, the requests the
+        patient relays to the examiner left out: `core.agents.doctor_history`), with the
+        images it has been shown (up front with the cue to begin, or the first message)."""
         upfront = [i for i in images if i.upfront]
         by_hash = {i.sha256: i for i in images}
 
@@ -69,10 +72,12 @@ class LLMDoctor:
             return {"role": "user", "content": _with_images(
                 t.content, "doctor-images-given/v1", given)}
 
-        msgs: Messages = [{"role": "system", "content": self.system},
-                          {"role": "user", "content": _with_images(
-                              begin, "doctor-images-upfront/v1", upfront)},
-                          *dialogue(turns, images=shown)]
+        msgs: Messages = [{"role": "system", "content": self.system}]
+        if self.opening or upfront:
+            begin = "The patient is here. Begin." if self.opening else "The patient is here."
+            msgs.append({"role": "user", "content": _with_images(
+                begin, "doctor-images-upfront/v1", upfront)})
+        msgs.extend(dialogue(turns, images=shown))
         if last:
             msgs.append({"role": "user", "content": prompts.get("doctor-last-turn/v1").text})
         return msgs
@@ -138,7 +143,10 @@ class LLMPatient:
         for t in turns:
             if t.role == Role.DOCTOR and t.kind == "question":
                 msgs.append({"role": "user", "content": t.content})
-            elif t.role == Role.PATIENT:
+            elif t.role == Role.PATIENT and t.kind == "complaint":  # AI Hospital's opening
+                msgs.append({"role": "user", "content": str(t.meta.get("opening", ""))})
+                msgs.append({"role": "assistant", "content": t.content})
+            elif t.role == Role.PATIENT and t.kind != "relay":
                 msgs.append({"role": "assistant", "content": t.content})
         msgs.append({"role": "user", "content": question})
         return await self.client.complete(self.spec, msgs, on_delta)

@@ -7,7 +7,17 @@ objective and the answers, then commits to the diagnosis whose keywords best fit
 everything it heard (a small table written for bedside). Accuracy is modest by design.
 When the case has images it was not shown, it asks for them after its first question
 (`REQUEST IMAGES`, one turn), though it cannot look at them.
-The seed only chooses among equivalent phrasings, so a seed fully fixes the transcript.
+
+Seed 0 is the reference doctor: its seed only chooses among equivalent phrasings. Any other
+seed is a doctor of another style, so that two scripted doctors can disagree (the offline
+collaboration needs them to): it leaves out one or two of the later history questions,
+orders the work-up in another order, and weighs each diagnosis keyword by its own factor
+(0.5-1.5), so near ties go another way. A seed fully fixes the transcript either way.
+
+In a collaboration (`core.solvers.collaborate`) it revises its diagnosis by the same
+table: `revise` gives up its diagnosis for one another doctor holds when that one scores,
+on what this doctor heard, at least `1 - round/4` of its own score (so it holds out in the
+first round and concedes more as rounds pass).
 """
 
 from __future__ import annotations
@@ -17,10 +27,10 @@ import random
 from core.agents.base import DeltaFn, DoctorState, Reply
 from core.agents.templates import lang_key
 from core.caseindex.matching import normalise
-from core.transcript import FinalReport, Role
+from core.transcript import FinalReport, Role, Turn
 from core.views import DoctorView
 
-VERSION = "scripted-doctor/3"
+VERSION = "scripted-doctor/4"
 IMAGES_REQUEST = "REQUEST IMAGES"  # asked after the first question, when images wait
 _QUESTIONS: list[tuple[str, ...]] = [
     ("What brings you in today?", "How can I help you today?"),
@@ -126,15 +136,53 @@ _DIAGNOSES: list[tuple[str, dict[str, float]]] = [
 ]
 
 
-def guess_diagnosis(heard: str) -> str:
-    """The best-scoring diagnosis for everything heard; ties go to the earlier table row."""
+Table = list[tuple[str, dict[str, float]]]
+# A non-reference style: how many later history questions it leaves out, the range of its
+# keyword weight factors; in a collaboration, the round by which it concedes to any
+# diagnosis it can weigh (it needs `1 - round / _CONCEDE_BY` of its own score).
+_DROPPED = (1, 2)
+_WEIGHTS = (0.3, 1.7)
+_CONCEDE_BY = 4
+
+
+def _scores(heard: str, table: Table) -> list[tuple[str, float]]:
     text = f" {normalise(heard)} "
+    return [(name, sum(w for k, w in keywords.items() if f" {normalise(k)}" in text))
+            for name, keywords in table]
+
+
+def tests_for(heard: str) -> list[str]:
+    """The tests the reference scripted doctor would order after hearing `heard`: its
+    routine work-up, then the tests its keywords call for (RJUA's diagnostic-reasoning
+    task, offline)."""
+    text = normalise(heard)
+    out = [t for group in _WORKUP for t in group]
+    for keys, tests in _KEYWORD_TESTS:
+        if any(normalise(k) in text for k in keys):
+            out.extend(t for t in tests if t not in out)
+    return out
+
+
+def guess_diagnosis(heard: str, table: Table | None = None) -> str:
+    """The best-scoring diagnosis for everything heard; ties go to the earlier table row."""
     best, best_score = "Undifferentiated presentation", 0.0
-    for name, keywords in _DIAGNOSES:
-        score = sum(w for k, w in keywords.items() if f" {normalise(k)}" in text)
+    for name, score in _scores(heard, table or _DIAGNOSES):
         if score > best_score:
             best, best_score = name, score
     return best
+
+
+def _style(rng: random.Random) -> tuple[list[int], list[int], Table]:
+    """A non-reference doctor's style: the history questions it asks (by index), the
+    order of its work-up groups, and its keyword weights."""
+    later = list(range(3, len(_QUESTIONS)))
+    dropped = set(rng.sample(later, rng.choice(_DROPPED)))
+    questions = [i for i in range(len(_QUESTIONS)) if i not in dropped]
+    workup = list(range(len(_WORKUP)))
+    rng.shuffle(workup)
+    table = [(name, {k: round(w * rng.uniform(*_WEIGHTS), 3) for k, w in keywords.items()})
+             for name, keywords in _DIAGNOSES]
+    return questions, workup, table
 
 
 class ScriptedDoctor:
@@ -147,56 +195,110 @@ class ScriptedDoctor:
         local = _QUESTIONS_BY_LANG.get(lang_key(view.language))
         if local:  # the seed still draws, so a seed fixes the same choices in every language
             self.phrasings = list(local)
-        if view.images_on_request:
-            self.phrasings.insert(1, IMAGES_REQUEST)
-        self.label = "scripted"
+        self.ask_images = bool(view.images_on_request)
+        self.questions = list(range(len(_QUESTIONS)))
+        self.workup = list(range(len(_WORKUP)))
+        self.table: Table = _DIAGNOSES
+        if seed:
+            self.questions, self.workup, self.table = _style(self.rng)
+        self.label = "scripted" if not seed else f"scripted:seed={seed}"
 
     def _heard(self, state: DoctorState) -> str:
-        said = [t.content for t in state.turns if t.role in (Role.PATIENT, Role.EXAMINER)]
-        return "\n".join([self.objective, *said])
+        return heard_text(self.objective, state.turns)
 
-    def _plan(self, heard: str) -> list[str]:
+    def _plan(self, heard: str, opened: bool = False) -> list[str]:
+        """Its questions, then its test orders; `opened`: the patient has already said why
+        it came (AI Hospital's protocol), so the opening question is left out."""
         text = normalise(heard)
         extra: list[str] = []
         for keys, tests in _KEYWORD_TESTS:
             if any(normalise(k) in text for k in keys):
                 extra.extend(t for t in tests if t not in extra)
-        orders = [list(w) for w in _WORKUP]
+        orders = [list(_WORKUP[i]) for i in self.workup]
         if extra:
             orders.append(extra)
-        return [*self.phrasings, *("REQUEST TEST: " + ", ".join(o) for o in orders)]
+        asked = [self.phrasings[i] for i in self.questions if not (opened and i == 0)]
+        if self.ask_images:
+            asked.insert(min(1, len(asked)), IMAGES_REQUEST)
+        return [*asked, *("REQUEST TEST: " + ", ".join(o) for o in orders)]
+
+    def diagnose(self, heard: str) -> str:
+        """Its diagnosis for everything heard."""
+        return guess_diagnosis(heard, self.table)
 
     async def act(self, state: DoctorState, on_delta: DeltaFn) -> Reply:
         """Next step of the plan; the diagnosis when the plan is done or on the last turn."""
         heard = self._heard(state)
         step = state.doctor_turn - 1
         # The keyword tests are planned from what was heard by the time they are ordered.
-        plan = self._plan(heard)
+        plan = self._plan(heard, any(t.kind == "complaint" for t in state.turns))
         if state.is_last or step >= len(plan):
-            return Reply(text=f"DIAGNOSIS READY: {guess_diagnosis(heard)}", model="scripted")
+            return Reply(text=f"DIAGNOSIS READY: {self.diagnose(heard)}", model="scripted")
         return Reply(text=plan[step], model="scripted")
 
     async def report(self, state: DoctorState, on_delta: DeltaFn) -> Reply:
         """A plain structured report assembled from what was heard."""
         heard = self._heard(state)
-        patient = [t.content for t in state.turns if t.role == Role.PATIENT]
+        patient = [t.content for t in state.turns if t.role == Role.PATIENT
+                   and t.kind != "relay"]
         results = [t.content for t in state.turns if t.role == Role.EXAMINER]
         report = FinalReport(
             symptoms=" ".join(patient[:4]) or None,
             examinations="\n".join(results) or None,
-            diagnostic_results=guess_diagnosis(heard),
-            rationale="Chosen by keyword fit to the history and results (scripted doctor).",
+            diagnostic_results=self.diagnose(heard),
+            rationale="Chosen by keyword fit to the history and results.",
             treatment_plan="Treat according to local guidelines for the diagnosis.",
         )
-        return Reply(text=report.model_dump_json(), model="scripted", report=report)
+        return Reply(text=report.as_text(), model="scripted", report=report)
+
+    def score(self, diagnosis: str | None, heard: str) -> float | None:
+        """How well a diagnosis fits what was heard, by this doctor's table; None for a
+        diagnosis the table does not hold (this doctor cannot weigh it)."""
+        wanted = normalise(diagnosis or "")
+        for name, score in _scores(heard, self.table):
+            if normalise(name) == wanted:
+                return score
+        return None
+
+    def revise(self, own: str | None, others: list[str | None], heard: str,
+               round_: int) -> tuple[str | None, str]:
+        """(its diagnosis after this round, why, in its own words): it takes the diagnosis
+        the most other doctors hold (ties: the one it scores higher) when that one scores
+        at least `1 - round / 4` of its own on what it heard; else it keeps its own."""
+        held = [o for o in others if o and normalise(o) != normalise(own or "")]
+        if not held:
+            return own, "No other diagnosis to weigh: I keep mine."
+        counts: dict[str, int] = {}
+        for o in held:
+            counts[o] = counts.get(o, 0) + 1
+        mine = self.score(own, heard) if own else None
+        weighable = [(counts[o], s, o) for o in counts if (s := self.score(o, heard)) is not None]
+        if not weighable:
+            return own, "I cannot weigh the other diagnoses by what I heard: I keep mine."
+        _, theirs, other = max(weighable, key=lambda x: (x[0], x[1]))
+        need = max(0.0, 1 - round_ / _CONCEDE_BY)
+        if mine is None or theirs >= need * mine:
+            against = "" if mine is None else f" against {mine:.1f} for mine"
+            return other, (f"I take up {other}: on what I heard it scores {theirs:.1f}"
+                           f"{against}, enough in round {round_}.")
+        return own, (f"I keep my diagnosis: on what I heard it scores {mine:.1f}, "
+                     f"{other} {theirs:.1f}.")
+
+
+def heard_text(objective: str, turns: list[Turn]) -> str:
+    """What a doctor heard: the objective and every patient and examiner message, but the
+    test requests the patient relays to the examiner (the doctor's own words)."""
+    said = [t.content for t in turns if t.role in (Role.PATIENT, Role.EXAMINER)
+            and t.kind != "relay"]
+    return "\n".join([objective, *said])
 
 
 def tables() -> dict[str, object]:
     """What decides this doctor's turns, for the reproducibility hash."""
     return {"version": VERSION, "questions": _QUESTIONS, "local": _QUESTIONS_BY_LANG,
-            "images": IMAGES_REQUEST,
-            "workup": _WORKUP,
-            "keyword_tests": _KEYWORD_TESTS, "diagnoses": _DIAGNOSES}
+            "images": IMAGES_REQUEST, "workup": _WORKUP,
+            "keyword_tests": _KEYWORD_TESTS, "diagnoses": _DIAGNOSES,
+            "style": {"weights": _WEIGHTS, "dropped": _DROPPED, "concede_by": _CONCEDE_BY}}
 
 
 def build(view: DoctorView, seed: int = 0) -> ScriptedDoctor:

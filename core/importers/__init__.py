@@ -13,6 +13,7 @@ from core.errors import InputError
 from core.importers.agentclinic import import_agentclinic
 from core.importers.agentclinic_nejm import import_agentclinic_nejm
 from core.importers.aihospital import import_aihospital
+from core.importers.aihospital_collab import import_aihospital_collaboration
 from core.importers.aihospital_dialog import import_aihospital_dialog
 from core.importers.base import ImportResult
 from core.importers.rjua import import_rjua
@@ -22,6 +23,8 @@ FORMATS: dict[str, str] = {
     "agentclinic-nejm": "AgentClinic NEJM image-challenge JSONL, one case per line",
     "aihospital": "AI Hospital / MVME patient records (JSON list or JSONL, Chinese or English)",
     "aihospital-dialog": "AI Hospital dialogue histories (JSONL) as imported transcripts",
+    "aihospital-collaboration": "AI Hospital collaboration outputs (JSONL, one patient per "
+                                "line) as joint results linked to the doctors' dialogues",
     "rjua": "RJUA-SPs standardized-patient CSV, one patient per file",
 }
 
@@ -30,6 +33,7 @@ _IMPORTERS: dict[str, Callable[[Path], ImportResult]] = {
     "agentclinic-nejm": import_agentclinic_nejm,
     "aihospital": import_aihospital,
     "aihospital-dialog": import_aihospital_dialog,
+    "aihospital-collaboration": import_aihospital_collaboration,
     "rjua": import_rjua,
 }
 

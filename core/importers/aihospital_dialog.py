@@ -27,9 +27,9 @@ from core.importers.base import (
     ImportResult,
     bullets_to_items,
     flatten_text,
-    load_records,
     record_digest,
     safe_id,
+    transcripts_once,
 )
 from core.transcript import EndReason, FinalReport, Role, Transcript, Turn
 
@@ -166,17 +166,4 @@ def import_aihospital_dialog(path: Path) -> ImportResult:
 
     The same record twice in one file is imported once (with a warning).
     """
-    result = ImportResult()
-    seen: dict[str, int] = {}
-    for line, record in load_records(path):
-        transcript = transcript_from_record(record, path, line)
-        digest = transcript.meta["import"]["sha256"]
-        if digest in seen:
-            result.warnings.append(f"{path}:{line}: same dialogue as line {seen[digest]}; "
-                                   "imported once")
-            continue
-        seen[digest] = line
-        result.transcripts.append(transcript)
-    if not result.transcripts:
-        raise InputError("no dialogues in the file (is it empty?)", path=str(path))
-    return result
+    return transcripts_once(path, transcript_from_record, "dialogue")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,29 @@ def build_case(data: dict[str, Any], path: Path, line: int | None) -> Case:
         first = err.errors()[0]
         field = ".".join(str(p) for p in first["loc"]) or "(case)"
         raise InputError(first["msg"], path=str(path), line=line, field=field) from None
+
+
+def transcripts_once(path: Path, build: Callable[[dict[str, Any], Path, int], Transcript],
+                     what: str) -> ImportResult:
+    """One transcript per record of a JSONL file (`build(record, path, line)`, its
+    `meta["import"]["sha256"]` set); the same record twice is imported once, with a
+    warning; a file with none is an InputError. `what` names one record ('dialogue')."""
+    result = ImportResult()
+    seen: dict[str, int] = {}
+    for line, record in load_records(path):
+        if not isinstance(record, dict):
+            raise InputError("expected an object", path=str(path), line=line)
+        transcript = build(record, path, line)
+        digest = transcript.meta["import"]["sha256"]
+        if digest in seen:
+            result.warnings.append(f"{path}:{line}: same {what} as line {seen[digest]}; "
+                                   "imported once")
+            continue
+        seen[digest] = line
+        result.transcripts.append(transcript)
+    if not result.transcripts:
+        raise InputError(f"no {what}s in the file (is it empty?)", path=str(path))
+    return result
 
 
 def where(path: Path, line: int | None) -> str:

@@ -25,7 +25,9 @@ from core.metrics.base import Metrics, undefined
 from core.metrics.entities import entity_metrics
 from core.clinical_text import icd_index
 from core.metrics.llmcall import Complete, JudgeInfo
-from core.metrics.names import LLM_NAMES, NO_CASE, OFFLINE_NAMES, ONE_STEP, PATIENT_NAMES
+from core.metrics.collaboration import collaboration_metrics
+from core.metrics.names import (COLLABORATION, LLM_NAMES, NO_CASE, OFFLINE_NAMES, ONE_STEP,
+                                PATIENT_NAMES)
 from core.metrics.pathway import final_diagnosis_text, pathway_metrics
 from core.metrics.patient_reported import PATIENT_RATING, rate_consultation
 from core.metrics.report_score import prompt_hash, score_report
@@ -49,7 +51,9 @@ def compute_metrics(case: Case, transcript: Transcript, *, use_icd: bool = True,
 
     One-step (upper-bound) transcripts — `one_step`, or `meta["mode"] == "one_step"` —
     have no pathway to judge: their pathway metrics but diagnostic and treatment
-    logicality are None with a reason.
+    logicality are None with a reason; so have a collaboration's joint consultations
+    (`meta["mode"] == "collaborate"`: the pathway is in each doctor's own). The rounds
+    and consensus of a collaboration (`core.metrics.collaboration`) are None for the rest.
     """
     if case.placeholder:
         return no_case_record(OFFLINE_NAMES)
@@ -57,10 +61,16 @@ def compute_metrics(case: Case, transcript: Transcript, *, use_icd: bool = True,
     out: Metrics = {"accuracy": accuracy(case, transcript, icd=icd)}
     out.update(entity_metrics(final_diagnosis_text(transcript), case.truth, icd=icd))
     pathway = pathway_metrics(case, transcript, icd=icd)
-    if one_step or (one_step is None and transcript.meta.get("mode") == ONE_STEP):
+    mode = transcript.meta.get("mode")
+    if one_step or (one_step is None and mode == ONE_STEP):
         pathway = {k: (v if k in _ONE_STEP_KEEP else undefined("one-step mode has no pathway"))
                    for k, v in pathway.items()}
+    elif mode == COLLABORATION:
+        pathway = {k: (v if k in _ONE_STEP_KEEP else undefined(
+            "a collaboration's pathway is its doctors' own consultations")) for k, v in
+            pathway.items()}
     out.update(pathway)
+    out.update(collaboration_metrics(transcript))
     return out
 
 

@@ -12,8 +12,11 @@ GROUPINGS = ("model", "source", "specialty", "language")
 PATHWAY_NAMES = ("info_completeness", "guidance_precision", "guidance_recall",
                  "behaviour_standardization", "inquiry_coverage", "clinical_applicability",
                  "diagnostic_logicality", "treatment_logicality")
+# A collaboration's revision rounds and whether it reached consensus (core.metrics.
+# collaboration); undefined for any other consultation.
+COLLABORATION_NAMES = ("rounds", "consensus")
 OFFLINE_NAMES = ("accuracy", "entity_precision", "entity_recall", "entity_f1",
-                 *PATHWAY_NAMES)
+                 *PATHWAY_NAMES, *COLLABORATION_NAMES)
 PATIENT_NAMES = ("pr_confidence", "pr_compliance", "pr_consult_again")
 LLM_NAMES = ("report_score", *PATIENT_NAMES)
 ALL_METRICS = (*OFFLINE_NAMES, *LLM_NAMES)
@@ -23,6 +26,9 @@ NO_CASE = "case record not available"  # the reason of every metric of a placeho
 NO_REPORT = "no final report"
 ONE_STEP = "one_step"  # origin / mode / config-key prefix of upper-bound consultations
 ONE_STEP_TAG = " [one-step]"
+COLLABORATION = "collaborate"  # mode of a collaboration's joint consultation
+JOINT_NO_PATIENT = ("a collaboration's joint result: no consultation of its own for a patient "
+                    "to rate (its doctors' own consultations are rated)")
 
 # Every field of a results row after the group column, in order (the CSV header, also for
 # an empty table).
@@ -33,7 +39,7 @@ RESULT_FIELDS = (
     "mean_turns", "mean_tests", "tokens", "cost_usd", "entity_micro_precision",
     "entity_micro_recall", "entity_micro_f1", "entity_macro_f1", *MEAN_METRICS,
     "report_score", "report_n", "report_ci_low", "report_ci_high", "no_report",
-    "report_judge", "rating_patient")
+    *COLLABORATION_NAMES, "rounds_to_consensus", "report_judge", "rating_patient")
 CONSULTATION_FIELDS = (
     "consultation_id", "run_id", "case_id", "source", "specialty", "language", "doctor",
     "settings", "doctor_kind", "mode", "status", "end_reason", "diagnosis", "reached_diagnosis",
@@ -104,6 +110,10 @@ LEGEND: dict[str, str] = {
     "rating_patient": "who gave the patient ratings shown (patient:MODEL#H)",
     "diagnosis": "the diagnosis the doctor gave, verbatim",
     "correct": "the moderators' verdict", "end_reason": "why the consultation ended",
+    "rounds": "a collaboration's revision rounds, mean (M when the doctors never agreed)",
+    "consensus": "share of collaborations whose host found no dispute in the end",
+    "rounds_to_consensus": "collaborations by rounds needed to agree (0: at once; none: "
+                           "not after M rounds; ?: not said), AI Hospital's Figure 2",
 }
 
 

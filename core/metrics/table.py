@@ -11,7 +11,10 @@ Rules:
   3') are never pooled; consultations of the same case under the same settings (several
   runs) are pooled, and `cases` says how many distinct cases the scored ones are; one-step
   (upper-bound) consultations are always a row of their own, tagged '[one-step]' and
-  `mode: one_step`; groups are sorted with numbers in numeric order (turn budgets 5, 10, 20);
+  `mode: one_step`; a collaboration's joint results are rows of their own too (their
+  doctor is the team, `mode: collaborate`), with no turns or tests (their doctors' own
+  consultations, rows beside them, have those) and the rounds, consensus and rounds to
+  consensus; groups are sorted with numbers in numeric order (turn budgets 5, 10, 20);
 - only finished consultations are scored; failed and abandoned ones are counted in
   `failed`; superseded ones (redone on resume) must not be passed in at all;
 - accuracy counts a consultation that never reached a diagnosis as wrong and also counts
@@ -28,9 +31,12 @@ from collections import defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from core.metrics.names import (ALL_METRICS, CONSULTATION_FIELDS, GROUPINGS, MEAN_METRICS,
-                                NO_CASE, NO_REPORT, ONE_STEP, ONE_STEP_TAG, RESULT_FIELDS,
-                                group_keys, result_fields)
+from core.collaboration import is_joint
+from core.metrics.collaboration import NOT_COLLABORATION, distribution, rounds_needed
+from core.metrics.names import (ALL_METRICS, COLLABORATION, COLLABORATION_NAMES,
+                                CONSULTATION_FIELDS, GROUPINGS, MEAN_METRICS, NO_CASE,
+                                NO_REPORT, ONE_STEP, ONE_STEP_TAG, RESULT_FIELDS, group_keys,
+                                result_fields)
 
 __all__ = ["CONSULTATION_FIELDS", "GROUPINGS", "RESULT_FIELDS", "consultation_rows",
            "doctor_kind", "doctor_label", "is_one_step", "result_fields", "results_rows"]
@@ -38,11 +44,13 @@ Metric = tuple[Any, dict[str, Any]]  # (value, parsed detail)
 
 
 def doctor_kind(row: dict[str, Any]) -> str:
-    """'human', 'scripted', 'replay' or 'model' for a consultation row (config already
-    parsed)."""
+    """'human', 'scripted', 'replay', 'team' (a collaboration's joint result) or 'model'
+    for a consultation row (config already parsed)."""
     label = (row.get("doctor") or "").casefold()
     spec = (row.get("config") or {}).get("doctor") if isinstance(row.get("config"), dict) else None
     kind = spec.get("kind") if isinstance(spec, dict) else None
+    if kind == "team" or is_joint(row.get("origin"), row.get("config")):
+        return "team"
     if kind == "human" or label.startswith("human"):
         return "human"
     if kind == "scripted" or label == "scripted":
@@ -55,6 +63,13 @@ def doctor_kind(row: dict[str, Any]) -> str:
 def is_one_step(row: dict[str, Any]) -> bool:
     """Whether a consultation row is a one-step (upper-bound) consultation."""
     return row.get("origin") == ONE_STEP or (row.get("config_key") or "").startswith(ONE_STEP)
+
+
+def mode_of(row: dict[str, Any]) -> str:
+    """'one_step', 'collaborate' (a collaboration's joint result) or 'interactive'."""
+    if is_one_step(row):
+        return ONE_STEP
+    return COLLABORATION if is_joint(row.get("origin"), row.get("config")) else "interactive"
 
 
 def doctor_label(row: dict[str, Any]) -> str:
@@ -110,26 +125,30 @@ def _summarise(keys: tuple[str, ...], key: Group, members: list[dict[str, Any]],
     acc = summarise_accuracy(_outcome(r, m) for r, m in zip(scored, got, strict=True))
     ent = aggregate_entities([c for m in got if (c := _entity_counts(m))])
     rep = summarise_report_scores(m.get("report_score", (None, {}))[0] for m in got)
+    mode = mode_of(members[0])
+    # A joint result has no turns or tests of its own: its doctors' rows have them.
+    own = scored if mode != COLLABORATION else []
     row: dict[str, Any] = {
         **dict(zip(keys, key[0], strict=True)), "doctor": key[1], "settings": key[2],
-        "doctor_kind": doctor_kind(members[0]),
-        "mode": ONE_STEP if is_one_step(members[0]) else "interactive",
+        "doctor_kind": doctor_kind(members[0]), "mode": mode,
         "consultations": len(members), "finished": len(done),
         "failed": sum(r["status"] in ("failed", "abandoned") for r in members),
         "no_case_record": len(apart),
         **{k: acc[k] for k in ("n", "correct", "accuracy", "ci_low", "ci_high",
                                "no_diagnosis", "undecided")},
         "cases": len({r["case_id"] for r in scored}),
-        "mean_turns": _mean(r["doctor_turns"] for r in scored),
-        "mean_tests": _mean(r["tests_ordered"] for r in scored),
+        "mean_turns": _mean(r["doctor_turns"] for r in own),
+        "mean_tests": _mean(r["tests_ordered"] for r in own),
         "tokens": sum((r["prompt_tokens"] or 0) + (r["completion_tokens"] or 0) for r in done),
         "cost_usd": sum(r["cost_usd"] or 0.0 for r in done),
         "entity_micro_precision": ent["micro_precision"],
         "entity_micro_recall": ent["micro_recall"], "entity_micro_f1": ent["micro_f1"],
         "entity_macro_f1": ent["macro_f1"],
     }
-    for name in MEAN_METRICS:
+    for name in (*MEAN_METRICS, *COLLABORATION_NAMES):
         row[name] = _mean(m.get(name, (None, {}))[0] for m in got)
+    row["rounds_to_consensus"] = distribution(
+        rounds_needed(*(m.get(n, (None, {}))[0] for n in COLLABORATION_NAMES)) for m in got)
     row.update(report_score=rep["mean"], report_n=rep["n"], report_ci_low=rep["ci_low"],
                report_ci_high=rep["ci_high"],
                no_report=sum(m.get("report_score", (None, {}))[1].get("reason") == NO_REPORT
@@ -177,10 +196,11 @@ def consultation_rows(rows: list[dict[str, Any]],
         m = metrics.get(r["id"], {})
         acc_value, acc_detail = m.get("accuracy", (None, {}))
         reasons = "; ".join(f"{n}: {m[n][1]['reason']}" for n in ALL_METRICS
-                            if n in m and m[n][0] is None and m[n][1].get("reason"))
+                            if n in m and m[n][0] is None and m[n][1].get("reason")
+                            and m[n][1]["reason"] != NOT_COLLABORATION)
         row = {"consultation_id": r["id"], "doctor": doctor_label(r),
                "doctor_kind": doctor_kind(r),
-               "mode": ONE_STEP if is_one_step(r) else "interactive",
+               "mode": mode_of(r),
                "reached_diagnosis": bool((r.get("diagnosis") or "").strip()),
                "correct": acc_value, "case_record": not _no_case(r, m),
                "tokens": (r.get("prompt_tokens") or 0) + (r.get("completion_tokens") or 0),

@@ -8,7 +8,7 @@ row dicts.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from typing import Any, Protocol
 
 from core.case import Case
@@ -35,8 +35,9 @@ class CaseStore(Protocol):
         """One case; NotFoundError when it is not stored."""
         ...
 
-    def list_cases(self) -> list[Case]:
-        """Every stored case, by id."""
+    def list_cases(self, *, sources: Collection[str] | None = None,
+                   exclude: Collection[str] = ()) -> list[Case]:
+        """Stored cases, by id: of `sources` only when given, never of `exclude`."""
         ...
 
     def has_case(self, case_id: str) -> bool:

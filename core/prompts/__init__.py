@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from core.prompts import (bias_texts, fidelity_texts, image_texts, metric_texts, texts,
-                          tool_texts)
+from core.prompts import (agenthospital_texts, bias_texts, collab_texts, fidelity_texts,
+                          image_texts, metric_texts, rjua_texts, texts, tool_texts)
 
 
 @dataclass(frozen=True)
@@ -74,6 +74,19 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("notebook/v1", tool_texts.NOTEBOOK_WRITE),
         Prompt("critique/v1", tool_texts.CRITIQUE),
         Prompt("reflect/v1", tool_texts.REFLECT),
+        *(Prompt(f"ah-{task}/v1", text) for task, text in agenthospital_texts.TASKS.items()),
+        Prompt("ah-memory-records/v1", agenthospital_texts.MEMORY_RECORDS),
+        Prompt("ah-memory-principles/v1", agenthospital_texts.MEMORY_PRINCIPLES),
+        Prompt("ah-reflect/v1", agenthospital_texts.REFLECT),
+        Prompt("ah-rewrite/v1", agenthospital_texts.REWRITE),
+        Prompt("doctor-aihospital/v1", collab_texts.DOCTOR_AIHOSPITAL),
+        Prompt("host-assess/v1", collab_texts.HOST_ASSESS),
+        Prompt("host-agree/v1", collab_texts.HOST_AGREE),
+        Prompt("host-final/v1", collab_texts.HOST_FINAL),
+        Prompt("revision/v1", collab_texts.REVISION),
+        Prompt("revision-plain/v1", collab_texts.REVISION_PLAIN),
+        Prompt("rjua-reasoning/v1", rjua_texts.REASONING),
+        Prompt("rjua-qa/v1", rjua_texts.QA),
     )
 }
 # The bias paragraphs (`bias_texts`, added to a model agent's instructions by
@@ -85,11 +98,20 @@ PROMPTS.update({f"bias/{role}/{name}/v1": Prompt(f"bias/{role}/{name}/v1", text)
                 for name, text in table.items()})
 UNKNOWN_ILLNESS = Prompt("bias/patient/unknown-illness/v1", bias_texts.UNKNOWN_ILLNESS)
 PROMPTS[UNKNOWN_ILLNESS.id] = UNKNOWN_ILLNESS
+# The Agent Hospital prompts: one per task, the memory sections, the reflection that
+# writes a principle, the generator's patient-voice rewrite.
+AH_TASKS = {t: PROMPTS[f"ah-{t}/v1"] for t in agenthospital_texts.TASKS}
+AH_MEMORY = (PROMPTS["ah-memory-records/v1"], PROMPTS["ah-memory-principles/v1"])
+AH_REFLECT = PROMPTS["ah-reflect/v1"]
+AH_REWRITE = PROMPTS["ah-rewrite/v1"]
 # The metric prompts (and the one-step doctor's), by name; the judge's rubric is part of
 # what its grades depend on, so its hash covers template and rubric (report_score).
 REPORT_JUDGE = PROMPTS["metric-report-judge/v1"]
 PATIENT_RATING = PROMPTS["metric-patient-rating/v1"]
 ONE_STEP_DOCTOR = PROMPTS["metric-one-step-doctor/v1"]
+# RJUA's single-answer tasks (`core.solvers.rjua`).
+RJUA_REASONING = PROMPTS["rjua-reasoning/v1"]
+RJUA_QA = PROMPTS["rjua-qa/v1"]
 # The fidelity grader's prompts, by the role whose answers they check.
 FIDELITY_GRADER = {"patient": PROMPTS["fidelity-grader-patient/v1"],
                    "examiner": PROMPTS["fidelity-grader-examiner/v1"]}
@@ -114,7 +136,17 @@ ROLE_PROMPTS: dict[str, tuple[str, ...]] = {
     "examiner": ("examiner/v2", "examiner-request/v1", "language/v1", "language-lines/v1"),
     "moderator": ("moderator/v1", "moderator-question/v1", "language-moderator/v1",
                   "language-lines/v1"),
+    "host": ("host-assess/v1", "host-agree/v1", "host-final/v1"),
+    "collaborator": ("revision/v1", "revision-plain/v1"),
 }
+#: The doctor's prompts under AI Hospital's protocol (`ConsultationConfig.protocol`).
+PROTOCOL_DOCTOR_PROMPTS: dict[str, tuple[str, ...]] = {
+    # its own instructions instead of doctor/v1; the rest as under AgentClinic's
+    "aihospital": ("doctor-aihospital/v1", *ROLE_PROMPTS["doctor"][1:]),
+}
+# The prompts an Agent Hospital model doctor uses (MedAgent-Zero adds the reflection).
+AH_DOCTOR_PROMPTS = (*(f"ah-{t}/v1" for t in agenthospital_texts.TASKS),
+                     "ah-memory-records/v1", "ah-memory-principles/v1", "ah-reflect/v1")
 
 # (role, agent kind) → the module whose `tables()` decides a model-free agent's behaviour.
 OFFLINE_AGENTS: dict[tuple[str, str], str] = {
@@ -124,6 +156,10 @@ OFFLINE_AGENTS: dict[tuple[str, str], str] = {
     ("moderator", "exact"): "core.agents.moderator",
     # The rules by which the retrieval patient shows its biases (hashed only when it has one).
     ("patient-bias", "retrieval"): "core.agents.biased_patient",
+    ("host", "scripted"): "core.agents.host",
+    ("collaborator", "scripted"): "core.agents.scripted_doctor",
+    ("intent", "rules"): "core.intent",
+    ("protocol", "aihospital"): "core.solvers.protocols",
 }
 
 # tag → (English name, own name, instruction in the language), from `texts.LANGUAGE_LINES`.

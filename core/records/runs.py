@@ -122,6 +122,10 @@ class LiveRow(BaseModel):
     cost_usd: float = Field(0.0, description="Model cost so far.")
     diagnosis: str | None = Field(None, description="The doctor's diagnosis, once given.")
     correct: bool | None = Field(None, description="The verdict, once judged.")
+    origin: str | None = Field(None, description="'engine', 'collaborate' (a "
+                               "collaboration), 'collaborator' (one of its doctors' own), …")
+    config_key: str | None = Field(None, description="Its configuration's key (a doctor's own "
+                                   "consultation in a collaboration ends in '~A', '~B', …).")
 
 
 class CaseImportReport(BaseModel):

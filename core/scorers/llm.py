@@ -19,7 +19,7 @@ from core.llm import LLMClient
 from core.metrics.base import undefined
 from core.metrics.compute import judge_report, llm_key, rate_by_patient
 from core.metrics.llmcall import Complete, JudgeInfo, spec_info
-from core.metrics.names import ONE_STEP, PATIENT_NAMES
+from core.metrics.names import COLLABORATION, JOINT_NO_PATIENT, ONE_STEP, PATIENT_NAMES
 from core.scorers.base import Finished, Scores
 
 ONE_STEP_NO_PATIENT = "one-step mode: no consultation for a patient to rate"
@@ -69,7 +69,10 @@ class PatientReported(_ModelScorer):
     names = PATIENT_NAMES
 
     async def score(self, case: Case, done: Finished) -> Scores:
-        """The three ratings (undefined, with no call, for a one-step consultation)."""
+        """The three ratings (undefined, with no call, for a one-step consultation or a
+        collaboration's joint result: no patient took part in either)."""
         if done.solver == ONE_STEP:
             return {n: undefined(ONE_STEP_NO_PATIENT) for n in self.names}
+        if done.solver == COLLABORATION:
+            return {n: undefined(JOINT_NO_PATIENT) for n in self.names}
         return await rate_by_patient(case, done.transcript, self.complete, self.info)

@@ -32,6 +32,11 @@ from core.views import DoctorView, doctor_view
 
 log = logging.getLogger("bedside.engine")
 T = TypeVar("T")
+#: Plays another consultation of the same case in the same run, linked to this one (a
+#: collaborating doctor's own consultation): (solver, its configuration, its id) → its
+#: transcript, recorded and judged as any consultation; given by the engine. (The solver
+#: is typed loosely: `core.solvers.base` imports this module.)
+Linked = Callable[[Any, ConsultationConfig, str], Awaitable[Transcript]]
 
 
 class Cancelled(Exception):
@@ -52,10 +57,12 @@ class SolverContext:
     def __init__(self, case: Case, config: ConsultationConfig, sink: EventSink, *,
                  consultation_id: str, cancel_event: asyncio.Event | None, llm: LLMClient,
                  human_input: HumanInput | None = None,
-                 run_state: RunState | None = None) -> None:
+                 run_state: RunState | None = None, run_id: str | None = None,
+                 linked: Linked | None = None) -> None:
         self.case, self.config, self.sink, self.cid = case, config, sink, consultation_id
         self.cancel_event, self.llm, self.human_input = cancel_event, llm, human_input
         self.run_state = run_state if run_state is not None else RunState()
+        self.run_id, self._linked = run_id, linked
         self.transcript = Transcript(case_id=case.id, doctor=config.doctor.display())
         self.turns = self.transcript.turns
         self.doctor_turns = 0  # doctor turns used so far (what the budget counts)
@@ -87,6 +94,14 @@ class SolverContext:
         config = self.config if doctor is None else self.config.model_copy(
             update={"doctor": doctor})
         return build_cast(self.case, config, client=self.llm, human_input=self.human_input)
+
+    async def play_linked(self, solver: Any, config: ConsultationConfig,
+                          consultation_id: str) -> Transcript:
+        """Play another consultation of this case in this run with `solver` (recorded, judged
+        and failing on its own, as any consultation) and return its transcript."""
+        if self._linked is None:
+            raise BedsideError("this consultation cannot start consultations of its own")
+        return await self._linked(solver, config, consultation_id)
 
     # -- recording -------------------------------------------------------------------------
     def record(self, solution: Solution) -> None:

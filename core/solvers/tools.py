@@ -34,9 +34,9 @@ from core.solvers.base import BaseSolver
 from core.solvers.context import SolverContext
 from core.solvers.interactive import consult
 from core.solvers.solution import RunState, Solution
+from core.solvers.registry import TOOLS_SOLVER
 from core.solvers.tool_turn import ToolTurns
 
-TOOLS_SOLVER = "tools"
 _CORPUS = "service:corpus"  # the RunState key of the run's corpus
 
 

@@ -4,7 +4,8 @@ Re-importing is safe: a case with a known id is updated (or left alone if identi
 transcript whose source record was imported before is skipped — its consultation id is a
 hash of the record, so the same dialogue never appears twice. A transcript whose case
 record is not in the file gets a placeholder case (never run, never scored) so that it can
-be stored and rated.
+be stored and rated. AI Hospital's collaboration results are linked to their doctors'
+imported dialogues as they are stored (`core.usecases.collaboration_import`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from core.ports.runs import RunsStore
 from core.records.runs import CaseImportReport
 from core.transcript import Transcript
 
+COLLABORATION_FORMAT = "aihospital-collaboration"
+
 
 class ImportOutcome(BaseModel):
     """What importing one file did."""
@@ -30,6 +33,8 @@ class ImportOutcome(BaseModel):
     transcripts: int = Field(description="Transcripts in the file.")
     added: int = Field(description="Transcripts stored now.")
     skipped: int = Field(description="Transcripts already imported before (left alone).")
+    relinked: int = Field(0, description="Collaboration results imported before whose "
+                          "doctors' consultations are linked differently now (stored again).")
     warnings: list[str] = Field(default_factory=list, description="What the importer "
                                 "noticed but could still import.")
 
@@ -54,10 +59,16 @@ def store_import(store: RunsStore, result: ImportResult, fmt: str) -> ImportOutc
     """Store what was read: its cases (one transaction), then its new transcripts (each in
     its own transaction)."""
     saved = store.import_cases(result.cases)
-    added, skipped = store_transcripts(store, result.transcripts, fmt)
+    warnings = list(result.warnings)
+    relinked = 0
+    if fmt == COLLABORATION_FORMAT:  # joint results, linked to their doctors' dialogues
+        added, skipped, relinked = store_collaborations(store, result.transcripts, fmt,
+                                                        warnings)
+    else:
+        added, skipped = store_transcripts(store, result.transcripts, fmt)
     return ImportOutcome(cases=len(result.cases), saved=saved,
                          transcripts=len(result.transcripts), added=added, skipped=skipped,
-                         warnings=list(result.warnings))
+                         relinked=relinked, warnings=warnings)
 
 
 def store_transcripts(store: RunsStore, transcripts: list[Transcript],
@@ -74,6 +85,26 @@ def store_transcripts(store: RunsStore, transcripts: list[Transcript],
         store.save_transcript(t, consultation_id=consultation_id, origin=f"import:{fmt}")
         added += 1
     return added, skipped
+
+
+def store_collaborations(store: RunsStore, transcripts: list[Transcript], fmt: str,
+                         warnings: list[str]) -> tuple[int, int, int]:
+    """Link each joint result to its doctors' dialogues, then save it (its own
+    transaction) unless stored before with the same links; (added, skipped, relinked)."""
+    from core.usecases.collaboration_import import link_all, links
+
+    added = skipped = relinked = 0
+    for t in link_all(store, transcripts, warnings):
+        cid = transcript_id(t)
+        stored = store.find_consultation(cid)
+        if stored is not None and links(stored.meta) == links(t.meta):
+            skipped += 1
+            continue
+        if not store.has_case(t.case_id):
+            store.save_cases([placeholder_case(t.case_id, language_of(t))])
+        store.save_transcript(t, consultation_id=cid, origin=f"import:{fmt}")
+        added, relinked = (added + 1, relinked) if stored is None else (added, relinked + 1)
+    return added, skipped, relinked
 
 
 def transcript_id(t: Transcript) -> str:

@@ -109,6 +109,19 @@ def _factor_values(src: _Sources, params: dict[str, Any]) -> dict[str, list[Any]
     return values
 
 
+def _check_only_with(src: _Sources, values: dict[str, list[Any]]) -> None:
+    """A factor given that means nothing without another one (`--rounds` without
+    `--collaborate`) is an error naming it."""
+    file_factors = src.file.factors() if src.file is not None else {}
+    for name, factor in FACTORS.items():
+        other = FACTORS.get(factor.only_with)
+        if other is None or not (src.given.get(name) or name in file_factors):
+            continue
+        default = other.parse(other.default, {})
+        if all(v == default for v in values[other.name]):
+            raise src.error(name, InputError(f"only applies with {other.option}"))
+
+
 def build_plan(given: dict[str, Any], run_file: RunFile | None = None) -> RunPlan:
     """The plan of a new run. `given` holds the command line's values by key (factor names
     map to the texts given, repeated options and comma lists; settings to their values;
@@ -117,8 +130,10 @@ def build_plan(given: dict[str, Any], run_file: RunFile | None = None) -> RunPla
     settings = _settings(src)
     params = {k: settings[k] for k in _MODEL_PARAMS if settings[k] is not None}
     base = ConsultationConfig(seed=settings["seed"], final_report=settings["final_report"])
+    values = _factor_values(src, params)
+    _check_only_with(src, values)
     try:
-        configs = grid(_factor_values(src, params), base)
+        configs = grid(values, base)
     except InputError as err:  # a value that does not fit another factor's (a doctor bias
         # for a scripted doctor): told where that value came from
         raise src.error((err.field or "").lstrip("-").replace("-", "_"), err) from None

@@ -36,11 +36,14 @@ def load_engine() -> ModuleType:
 
 def human_config(name: str, patient: str = "retrieval", examiner: str = "retrieval",
                  api_base: str | None = None, *, max_turns: int = 20,
-                 patient_bias: str | None = None, images: str = "upfront") -> Any:
+                 patient_bias: str | None = None, images: str = "upfront",
+                 task: str = "interactive") -> Any:
     """The consultation config of a physician session: `human:NAME` plays the doctor; the
     patient and examiner are agent strings (`retrieval`, offline, by default, or a model
     string reached through `api_base`), the patient with `patient_bias` (`core.biases`);
-    `images` is the `--images` mode. Raises InputError (one line) for a bad agent or bias."""
+    `images` is the `--images` mode; `task` is the task played (a solver of
+    `core.solvers.registry`: 'agenthospital' gives the physician the three Agent Hospital
+    tasks). Raises InputError (one line) for a bad agent or bias."""
     from core.biases import parse_biases
     from core.config import agents_config
     from core.errors import InputError
@@ -51,8 +54,11 @@ def human_config(name: str, patient: str = "retrieval", examiner: str = "retriev
                            images=images)
     doctor = config.doctor.model_copy(update={"label": f"human:{name}"})
     bias = parse_biases(patient_bias, "patient", "patient bias") if patient_bias else None
-    return config.model_copy(update={
-        "doctor": doctor, "patient": config.patient.model_copy(update={"bias": bias})})
+    update: dict[str, Any] = {
+        "doctor": doctor, "patient": config.patient.model_copy(update={"bias": bias})}
+    if task != "interactive":
+        update["solver"] = task
+    return config.model_copy(update=update)
 
 
 async def run_human(store: RunsStore, case: Case, *, name: str, budget: int,
@@ -60,12 +66,13 @@ async def run_human(store: RunsStore, case: Case, *, name: str, budget: int,
                     api_base: str | None = None, patient_bias: str | None = None,
                     consultation_id: str, sink: EventSink,
                     next_action: Callable[..., Awaitable[Any]],
-                    cancel_event: asyncio.Event, images: str = "upfront") -> Transcript | None:
+                    cancel_event: asyncio.Event, images: str = "upfront",
+                    task: str = "interactive") -> Transcript | None:
     """Run one physician session through the engine, recording every event as it happens
     (and passing it on to `sink`, e.g. the play screen). `next_action` is awaited for each
-    of the physician's turns."""
+    of the physician's turns (for the Agent Hospital task, with each task's question)."""
     config = human_config(name, patient, examiner, api_base, max_turns=budget,
-                          patient_bias=patient_bias, images=images)
+                          patient_bias=patient_bias, images=images, task=task)
     return await run_session(store, case, config, consultation_id=consultation_id,
                              sink=sink, human_input=next_action, cancel_event=cancel_event)
 

@@ -96,9 +96,11 @@ def results_report(store: RunsStore, *, by: str | tuple[str, ...] = "model",
     from core.factors import parse_by
     from core.metrics.table import results_rows
     from core.usecases.judges import label_rows
+    from core.usecases.task_results import is_task
 
     keys = parse_by(by if isinstance(by, str) else ",".join(by))
-    rows = with_factors(consultation_rows(store, run_id), keys)
+    # The other tasks' consultations have rows of their own (`task_results`).
+    rows = [r for r in with_factors(consultation_rows(store, run_id), keys) if not is_task(r)]
     metrics, choice = judged_metrics(store, [r["id"] for r in rows
                                              if r["status"] == "finished"], judges)
     return label_rows(results_rows(rows, metrics, keys), choice), choice
@@ -109,6 +111,21 @@ def results_table(store: RunsStore, *, by: str | tuple[str, ...] = "model",
                   ) -> list[dict[str, Any]]:
     """The rows of `results_report`."""
     return results_report(store, by=by, run_id=run_id, judges=judges)[0]
+
+
+def task_results(store: RunsStore, *, by: str | tuple[str, ...] = "model",
+                 run_id: str | None = None) -> list[dict[str, Any]]:
+    """The other tasks' rows (`core.usecases.task_results`): one per task, group, doctor
+    and settings, from the stored task verdicts."""
+    from core.factors import parse_by
+    from core.scorers.registry import task_metric_names
+    from core.usecases.task_results import is_task, task_rows
+
+    keys = parse_by(by if isinstance(by, str) else ",".join(by))
+    rows = [r for r in with_factors(consultation_rows(store, run_id), keys) if is_task(r)]
+    done = [r["id"] for r in rows if r["status"] == "finished"]
+    metrics = store.metrics_by_consultation(done, task_metric_names()) if done else {}
+    return task_rows(rows, metrics, keys)
 
 
 def consultation_report(store: RunsStore, *, run_id: str | None = None,
@@ -154,10 +171,12 @@ def baseline(store: RunsStore, humans_only: bool = True) -> list[BaselineRow]:
     results table does.
     """
     from core.metrics.table import is_one_step, results_rows
+    from core.usecases.task_results import is_task
 
-    # Only finished consultations are scored, so only they can change these columns.
+    # Only finished consultations are scored, so only they can change these columns; the
+    # baseline is the interactive consultation's (other tasks have their own rows).
     rows = [r for r in consultation_rows(store, status="finished")
-            if not is_one_step(r) and (not humans_only or
+            if not is_one_step(r) and not is_task(r) and (not humans_only or
                                        (r["doctor"] or "").startswith("human:"))]
     metrics = metrics_by_consultation(store, [r["id"] for r in rows], ("accuracy",))
     minutes = _mean_minutes(rows, metrics)

@@ -20,14 +20,14 @@ from core.ports.runs import RunsStore
 from core.records.runs import ConsultationSummary, RunCounts, RunRecord
 from core.usecases.runs import planned_size
 
-#: Parts of a stored description that are not settings (identity, hashes, the agents).
+#: Parts of a stored description that are not settings (identity, hashes, the agents; the
+#: solver and its options are said in words of their own).
 _NOT_SETTINGS = {"doctor", "patient", "examiner", "moderators", "config_key", "prompts",
-                 "case_hash", "case_images"}
+                 "case_hash", "case_images", "solver", "solver_options", "mode"}
 #: Agent fields that identify the agent rather than set it (or must never be shown).
 _NOT_PARAMS = {"kind", "model", "label", "api_key_env"}
 _DEFAULTS: dict[str, Any] = ConsultationConfig().describe()
 _MISSING = object()
-_SOLVER = ("solver", "solver_options")
 
 
 class ConfigurationCounts(BaseModel):
@@ -86,8 +86,26 @@ def _agent_params(role: str, spec: Any) -> list[str]:
         default = AgentSpec(kind=spec["kind"]).model_dump(mode="json", exclude_none=True)
     except ValueError:
         return []
+    # A scripted doctor's seed is in its label ('scripted:seed=2').
+    hidden = _NOT_PARAMS | ({"seed"} if spec["kind"] == "scripted" else set())
     return [f"{role} {k.replace('_', ' ')} {_value(v)}" for k, v in spec.items()
-            if k not in _NOT_PARAMS and default.get(k, _MISSING) != v and v is not None]
+            if k not in hidden and default.get(k, _MISSING) != v and v is not None]
+
+
+def _solver_words(described: dict[str, Any]) -> list[str]:
+    """A solver other than the interactive one, with its options in words: an agent by its
+    label, the list of agents that is a team left out (it is the doctor shown)."""
+    solver = described.get("solver")
+    if not solver or solver == "interactive":
+        return []
+    words = []
+    for key, value in (described.get("solver_options") or {}).items():
+        if isinstance(value, list) and value and all(isinstance(v, dict) and "kind" in v
+                                                     for v in value):
+            continue
+        shown = agent_label(value) if isinstance(value, dict) else _value(value)
+        words.append(f"{key.replace('_', ' ')} {shown}")
+    return [f"{solver}" + (f" ({', '.join(words)})" if words else "")]
 
 
 def settings_of(described: dict[str, Any]) -> list[str]:
@@ -102,14 +120,30 @@ def settings_of(described: dict[str, Any]) -> list[str]:
     moderators = [agent_label(m) for m in described.get("moderators") or []]
     if moderators and moderators != ["exact"]:
         out.append("moderator " + ", ".join(str(m) for m in moderators))
-    tools = settings_words(described)  # the doctor tools in words, not as solver options
-    out += tools
+    # The solver in the words of the factors that chose it (doctor tools, a task), else
+    # as it is named, with its options in words.
+    out += (settings_words(described) + _task_settings(described)
+            or _solver_words(described))
     for key, value in described.items():
-        if key in _NOT_SETTINGS or value in (None, {}, []) or tools and key in _SOLVER:
+        if key in _NOT_SETTINGS or value in (None, {}, []):
             continue
         if _DEFAULTS.get(key, _MISSING) != value:
             out.append(f"{key.replace('_', ' ')} {_value(value)}")
     return out
+
+
+def _task_settings(described: dict[str, Any]) -> list[str]:
+    """A task's solver in the words of the factors that chose it ('task agenthospital',
+    'memory both'); [] for the default or a solver no task factor explains."""
+    from core.factors import FACTORS
+    from core.solvers.registry import INTERACTIVE, task_of
+
+    if task_of(described.get("solver")) == INTERACTIVE:
+        return []
+    if set(described.get("solver_options") or {}) - {"arm"}:
+        return []  # options the factors do not set: say them as they are
+    return [f"{name} {FACTORS[name].read(described)}" for name in ("task", "memory")
+            if FACTORS[name].read(described) != FACTORS[name].default]
 
 
 def _configurations(run: RunRecord) -> list[dict[str, Any]]:
@@ -163,9 +197,11 @@ def show_run(store: RunsStore, run_ref: str) -> RunSummary:
         by_key.setdefault(row.config_key or "?", []).append(row)
     keys = [str(c.get("config_key")) for c in _configurations(run)]
     described = {str(c.get("config_key")): c for c in _configurations(run)}
-    for key in [*keys, *sorted(set(by_key) - set(keys))]:  # one-step keys come after
-        config = described.get(key, {})
-        doctor = agent_label(config.get("doctor")) if config else \
+    # One-step keys and a collaboration's doctors' own ('<key>~A') come after, described
+    # by how their consultations were stored.
+    for key in [*keys, *sorted(set(by_key) - set(keys))]:
+        config = described.get(key) or (by_key[key][0].config if by_key.get(key) else {})
+        doctor = agent_label(config.get("doctor")) if config.get("doctor") else \
             (by_key[key][0].doctor or "?")
         summary.configurations.append(
             _count(key, str(doctor), settings_of(config) if config else [],

@@ -269,18 +269,23 @@ def outcome_message(store: RunStore, run_id: str) -> tuple[str, Severity]:
 
 
 def planned_size(run: RunRecord | None) -> int | None:
-    """How many consultations a run plans (cases × configurations), from its stored config.
+    """How many consultations a run plans (cases × configurations, a collaboration counting
+    its doctors' own consultations too), from its stored config.
 
     Understands the `bedside run` format (cases, configurations) and the older in-app one
     (cases, models); None when the config says neither (or there is no run).
     """
+    from core.collaboration import team_size
+
     config = run.config if run is not None else {}
     if not isinstance(config.get("cases"), list):
         return None
     per_case = config.get("configurations") or config.get("models")
     if not isinstance(per_case, list):
         return None
-    return len(config["cases"]) * len(per_case)
+    # A collaboration also plays each of its doctors' own consultations.
+    each = sum(1 + (team_size(c) if isinstance(c, dict) else 0) for c in per_case)
+    return len(config["cases"]) * each
 
 
 def model_config(doctor: str, api_base: str | None, patient: str = "retrieval",

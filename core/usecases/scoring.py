@@ -18,36 +18,18 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from core.case import Case
-from core.errors import NotFoundError
 from core.metrics.base import Metrics, undefined
-from core.ports.runs import CaseStore, RunsStore
+from core.metrics.names import JOINT_NO_PATIENT
+from core.ports.runs import RunsStore
 from core.records.runs import ConsultationSummary
+from core.usecases.case_lookup import Finder, case_finder
 from core.usecases.rating_patient import Resolver, fixed
 
 log = logging.getLogger("bedside.metrics")
-Finder = Callable[[str], Case | None]
 Progress = Callable[[int, int, str, str], None]
 ONE_STEP_NO_PATIENT = "one-step mode: no consultation for a patient to rate"
 _ROLE_NAMES = {"judge": ("report_score",),
                "patient": ("pr_confidence", "pr_compliance", "pr_consult_again")}
-
-
-def case_finder(store: CaseStore) -> Finder:
-    """Look cases up in the store, then in the bundled library (loaded once, on demand)."""
-    bundled: dict[str, Case] = {}
-
-    def find(case_id: str) -> Case | None:
-        try:
-            return store.get_case(case_id)
-        except NotFoundError:
-            pass
-        if not bundled:
-            from core.caseio import load_bundled_cases
-
-            bundled.update({c.id: c for c in load_bundled_cases()})
-        return bundled.get(case_id)
-
-    return find
 
 
 def _cached(find: Finder) -> Callable[[str], tuple[Case, str] | None]:
@@ -71,10 +53,20 @@ def _one_step(c: ConsultationSummary) -> bool:
     return is_one_step({"origin": c.origin, "config_key": c.config_key})
 
 
+def _no_patient(c: ConsultationSummary) -> str | None:
+    """Why nobody can rate this consultation as its patient, or None."""
+    from core.collaboration import is_joint
+
+    if _one_step(c):
+        return ONE_STEP_NO_PATIENT
+    return JOINT_NO_PATIENT if is_joint(c.origin, c.config) else None
+
+
 def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: bool = False,
                     find_case: Finder | None = None) -> int:
     """Compute and store the offline metrics of finished consultations that lack them, or
-    whose case's content changed since they were computed (all of them with `recompute`).
+    whose case's content changed since they were computed (all of them with `recompute`),
+    and the per-task verdicts of the consultations of other tasks (Agent Hospital's).
     Consultations whose case cannot be found are skipped. Returns how many were scored."""
     from core.metrics.compute import compute_metrics
     from core.metrics.names import OFFLINE_NAMES
@@ -95,7 +87,9 @@ def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: b
                                   one_step=_one_step(c) or None)
         store.save_metrics(c.id, metrics, case_hash=digest)
         done += 1
-    return done
+    from core.usecases.task_results import compute_task_metrics
+
+    return done + compute_task_metrics(store, run_id=run_id, recompute=recompute)
 
 
 class ScoreSummary(BaseModel):
@@ -174,19 +168,21 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
 def _rater(store: RunsStore, c: ConsultationSummary,
            rating: tuple[Resolver | None, str | None], digest: str,
            summary: ScoreSummary) -> list[tuple[str, Any, Any]]:
-    """The patient role for one consultation, or none: nobody asked for ratings; a
-    one-step consultation (no patient in it) or a patient that gives none (its three
-    values stored as undefined, with the reason, under the rating patient's name)."""
+    """The patient role for one consultation, or none: nobody asked for ratings; no
+    patient in the consultation, or a patient that gives none (its three values stored
+    as undefined, with the reason, under the rating patient's name). A one-step
+    consultation, or a collaboration's joint result, has no patient in it: nobody to rate
+    the doctor."""
     rater, name = rating
     if rater is None:
         return []
-    why = ONE_STEP_NO_PATIENT if _one_step(c) else None
+    why = _no_patient(c)
     got = rater(c) if why is None else why
     if isinstance(got, str):
         store.save_judged(c.id, name or "patient:unknown",
                           {n: undefined(got) for n in _ROLE_NAMES["patient"]},
                           case_hash=digest)
-        summary.no_rater += got != ONE_STEP_NO_PATIENT
+        summary.no_rater += why is None
         return []
     return [("patient", *got)]
 

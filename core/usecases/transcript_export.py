@@ -12,6 +12,7 @@ from typing import Any
 
 from core.errors import NotFoundError
 from core.ports.runs import RunsStore
+from core.collaboration import speaker
 from core.records.runs import ConsultationSummary
 
 #: Turn fields an export keeps (usage flattened).
@@ -32,9 +33,11 @@ def verdict_word(row: ConsultationSummary) -> str | None:
 def _turn(t: Any) -> dict[str, Any]:
     data = t.model_dump(mode="json", include=set(TURN_FIELDS))
     data.update(prompt_tokens=t.usage.prompt_tokens, completion_tokens=t.usage.completion_tokens,
-                cost_usd=t.usage.cost_usd)
+                cost_usd=t.usage.cost_usd, speaker=speaker(str(t.role), t.meta))
     if str(t.role) == "tool":  # a doctor tool's step: what it recorded (a search's passages
         data["tool"] = t.meta  # and their sources, a notebook's version, ...)
+    if isinstance(t.meta.get("round"), int):  # a collaboration's turn
+        data["round"] = t.meta["round"]
     return data
 
 
@@ -66,5 +69,7 @@ def export_records(store: RunsStore, *, run_id: str | None = None,
             "cost_usd": row.cost_usd, "started_at": row.started_at, "ended_at": row.ended_at,
             "error": row.error,
             "report": row.report.model_dump(mode="json") if row.report else None,
-            "turns": [_turn(t) for t in transcript.turns]})
+            "turns": [_turn(t) for t in transcript.turns],
+            **({"collaboration": row.meta["collaboration"]}
+               if isinstance(row.meta.get("collaboration"), dict) else {})})
     return out

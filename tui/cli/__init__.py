@@ -40,7 +40,8 @@ def _cases_parser(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_cases.validate)
     p = csub.add_parser("import", help="import cases/transcripts from a peer benchmark")
     p.add_argument("format", help="agentclinic, agentclinic-nejm, aihospital, "
-                   "aihospital-dialog, rjua")
+                   "aihospital-dialog, aihospital-collaboration (after the doctors' "
+                   "aihospital-dialog files, to link them), rjua")
     p.add_argument("path", help="the file to import")
     p.add_argument("--fetch-images", action="store_true",
                    help="then fetch the imported cases' image URLs into the local image "
@@ -90,7 +91,7 @@ def _extra_registrars() -> list[Callable[..., None]]:
 
     names = ("tui.cli.run", "tui.cli.results", "tui.cli.score", "tui.cli.study",
              "tui.cli.analysis", "tui.cli.fidelity", "tui.cli.interactive", "tui.cli.runs",
-             "tui.cli.transcripts", "tui.cli.corpus")
+             "tui.cli.transcripts", "tui.cli.corpus", "tui.cli.evolve", "tui.cli.agenthospital")
     return [importlib.import_module(name).register for name in names]
 
 

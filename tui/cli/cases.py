@@ -162,8 +162,10 @@ def import_cases(args: argparse.Namespace) -> int:
                      f"{len(done.saved.updated)} updated, {len(done.saved.unchanged)} "
                      "unchanged)")
     if done.transcripts:
-        parts.append(f"{done.added} transcripts" + (f" ({done.skipped} already imported, "
-                                                    "skipped)" if done.skipped else ""))
+        notes = [f"{done.skipped} already imported, skipped" if done.skipped else "",
+                 f"{done.relinked} imported before, linked anew" if done.relinked else ""]
+        notes = [n for n in notes if n]
+        parts.append(f"{done.added} transcripts" + (f" ({'; '.join(notes)})" if notes else ""))
     print(f"imported {' and '.join(parts)} from {path}")
     if getattr(args, "fetch_images", False):
         return _fetch(result.cases, timeout=20.0, again=False)
@@ -201,11 +203,21 @@ def _fetch(cases: list[Case], *, timeout: float, again: bool) -> int:
 
 
 def show(args: argparse.Namespace) -> int:
-    """Print one case as YAML."""
+    """Print one case as YAML (a generated case, not in the library listing, too)."""
     for case in _library(args.db):
         if case.id == args.case_id:
             print(dump_case(case), end="")
             return 0
+    from db.files import default_db_path
+
+    if (Path(args.db) if args.db else default_db_path()).exists():
+        from db.store import open_store
+
+        try:
+            print(dump_case(open_store(args.db).get_case(args.case_id)), end="")
+            return 0
+        except NotFoundError:
+            pass
     raise NotFoundError(f"no case with id '{args.case_id}' (see `bedside cases list`)")
 
 

@@ -1,8 +1,9 @@
 """`bedside results`: the results table (accuracy with 95 % CI, no-diagnosis count, turns,
 tests, tokens, cost, entity F1, pathway means, report score, patient ratings), grouped by
 model, case source, specialty or language, one row per doctor within each group, humans and
-models side by side, one-step (upper-bound) rows apart. `--per-consultation` prints one row
-per consultation instead. Headless.
+models side by side, one-step (upper-bound) rows apart; then the rows of the other tasks
+(Agent Hospital: one per task, doctor and settings), never pooled with the consultation's.
+`--per-consultation` prints one row per consultation instead. Headless.
 
 Missing or stale offline metrics of finished consultations (e.g. after the real case of an
 imported transcript was imported) are computed and stored first — they are deterministic
@@ -49,6 +50,10 @@ def register(sub: argparse._SubParsersAction,
                    "rating patient (patient:MODEL#H), by its whole name, KIND:MODEL or its "
                    "model; once per kind (default: the only one, else the one that graded "
                    "the most consultations; the output says which)")
+    p.add_argument("--task", metavar="TASK", default=None,
+                   help="only the rows of this task: interactive (the consultation's table) "
+                   "or agenthospital (one row per task: examination, diagnosis, treatment "
+                   "level); by default the text shows both and --json lists both")
     compute = p.add_mutually_exclusive_group()
     compute.add_argument("--no-compute", action="store_true",
                          help="do not compute missing offline metrics first")
@@ -61,9 +66,14 @@ def register(sub: argparse._SubParsersAction,
 
 def results(args: argparse.Namespace) -> int:
     """Print the results table; exit 0 (an empty store prints an empty table)."""
-    from core.usecases.results import consultation_report, results_report
+    from core.errors import InputError
+    from core.metrics.names import group_keys
+    from core.solvers.registry import task_names
+    from core.usecases.results import consultation_report, results_report, task_results
     from core.usecases.scoring import compute_offline
+    from core.usecases.task_results import TASK_FIELDS
     from db.store import open_store
+    from tui.text.task_table import format_task_table
 
     args.by = parse_by(args.by)  # checked before the store is opened
     store = open_store(getattr(args, "db", None))
@@ -73,22 +83,41 @@ def results(args: argparse.Namespace) -> int:
         compute_offline(store, run_id=args.run, recompute=args.recompute)
     if args.regress:
         return regress(store, args)
+    if args.task not in (None, *task_names()):
+        raise InputError(f"unknown task '{args.task}' (known: {', '.join(task_names())})",
+                         field="--task")
+    tasks = [r for r in task_results(store, by=args.by, run_id=args.run)
+             if args.task in (None, r["suite"])] \
+        if args.task != "interactive" and not args.per_consultation else []
     if args.per_consultation:
         rows, choice = consultation_report(store, run_id=args.run, judges=args.judge)
         fields: tuple[str, ...] = CONSULTATION_FIELDS
     else:
         rows, choice = results_report(store, by=args.by, run_id=args.run, judges=args.judge)
+        rows = rows if args.task in (None, "interactive") else []
         fields = result_fields(args.by)
-    if args.json:  # the names the text table heads its columns with
-        print(json.dumps([public_row(r) for r in rows], ensure_ascii=False, indent=2))
+    if args.json:  # the names the text table heads its columns with; task rows name a task
+        print(json.dumps([public_row(r) for r in rows] + tasks, ensure_ascii=False, indent=2))
+    elif args.csv and args.task not in (None, "interactive"):
+        write_csv(tasks, (*group_keys(args.by), *TASK_FIELDS))
     elif args.csv:
         write_csv([public_row(r) for r in rows], public_fields(fields))
+    elif args.per_consultation:
+        print(format_consultations(rows))
+        _judge_notes(choice)
     else:
-        print(format_consultations(rows) if args.per_consultation
-              else format_table(rows, args.by))
-        for line in choice.notes():  # which judge the LLM-judged columns come from
-            print(sanitize(line))
+        if args.task == "interactive" or (args.task is None and (rows or not tasks)):
+            print(format_table(rows, args.by))
+            _judge_notes(choice)
+        if tasks:
+            print(("\n" if rows else "") + format_task_table(tasks, args.by))
     return 0
+
+
+def _judge_notes(choice: Any) -> None:
+    """Which judge the LLM-judged columns come from, one line per kind."""
+    for line in choice.notes():
+        print(sanitize(line))
 
 
 def write_csv(rows: list[dict[str, Any]], fields: tuple[str, ...]) -> None:

@@ -62,9 +62,18 @@ def _factor_options(p: argparse.ArgumentParser) -> None:
 
     for factor in FACTORS.values():
         extra = " (a human doctor plays in the app)" if factor.name == "doctor" else ""
+        several = ("repeat the option" if "," in factor.combine
+                   else "repeat or comma-separate")
+        bare = {o: v for o, v, _ in factor.flags}
+        # A flag of the option's own name: given bare, it means that value.
+        own = {"nargs": "?", "const": bare[factor.option]} if factor.option in bare else {}
         p.add_argument(factor.option, action="append", metavar=factor.metavar,
                        dest=factor.name,
-                       help=f"{factor.help}{extra}; several values: repeat or comma-separate")
+                       help=f"{factor.help}{extra}; several values: {several}", **own)
+        for option, value, text in factor.flags:
+            if option != factor.option:
+                p.add_argument(option, action="append_const", const=value,
+                               dest=factor.name, help=text)
 
 
 def _model_options(p: argparse.ArgumentParser) -> None:
@@ -174,11 +183,11 @@ def _plan(args: argparse.Namespace) -> Any:
 
 def _new_spec(store: Any, plan: Any) -> Any:
     from core.caseio import load_bundled_cases
-    from core.selection import select_cases
     from core.usecases import runs
-    from core.usecases.library import library
+    from core.usecases.agenthospital import run_cases
 
-    cases = select_cases(library(store, load_bundled_cases()), plan.cases, plan.limit)
+    cases = run_cases(store, load_bundled_cases(), plan.configs, plan.cases, plan.limit,
+                      one_step=plan.one_step)
     return runs.create(store, cases, plan.configs, concurrency=plan.concurrency,
                        model_limits=plan.model_limits, one_step=plan.one_step,
                        name=plan.name, origin="cli", run_file=plan.run_file)
@@ -249,7 +258,10 @@ def run(args: argparse.Namespace) -> int:
               f"`bedside run --resume {spec.run_id}`", file=sys.stderr)
         return 130
     progress.close()
-    _print_summary(spec.run_id, summarise(store, spec.run_id), args.json)
+    from core.usecases.results import task_results
+
+    rows = summarise(store, spec.run_id)
+    _print_summary(spec.run_id, rows, task_results(store, run_id=spec.run_id), args.json)
     return 0
 
 
@@ -267,14 +279,21 @@ def _warn_images(spec: Any) -> None:
         print(f"bedside: warning: {warning}", file=sys.stderr)
 
 
-def _print_summary(run_id: str, rows: list[dict[str, Any]], as_json: bool) -> None:
+def _print_summary(run_id: str, rows: list[dict[str, Any]], tasks: list[dict[str, Any]],
+                   as_json: bool) -> None:
     from tui.text.results_table import format_table
+    from tui.text.task_table import format_task_table
 
     if as_json:
         from core.metrics.names import public_row
 
-        print(json.dumps({"run_id": run_id, "results": [public_row(r) for r in rows]},
-                         ensure_ascii=False, indent=2))
+        out: dict[str, Any] = {"run_id": run_id, "results": [public_row(r) for r in rows]}
+        if tasks:
+            out["tasks"] = tasks
+        print(json.dumps(out, ensure_ascii=False, indent=2))
     else:
         print(f"run {run_id}  (resume or re-run: bedside run --resume {run_id})")
-        print(format_table(rows, "model"))
+        if rows or not tasks:
+            print(format_table(rows, "model"))
+        if tasks:
+            print(format_task_table(tasks))

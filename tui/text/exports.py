@@ -75,16 +75,18 @@ def sheet_markdown(sheet: Any, csv_name: str) -> str:
                 out += [f"Record's treatment: {plain(ref.treatment)}", ""]
         out += ["### Transcript", ""]
         for turn in t.item.turns:
-            out += [f"**{plain(turn.role.title())}**, turn:{turn.index} "
-                    f"({plain(turn.kind.replace('_', ' '))})", "", fenced(turn.content), ""]
+            out += [f"**{plain(turn.who)}**, turn:{turn.index} "
+                    f"({plain(_kind(turn.kind, turn.round))})", "", fenced(turn.content), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
+def _kind(kind: str, round_: int | None) -> str:
+    """A turn's kind in words, with a collaboration's round ('revision, round 1')."""
+    words = kind.replace("_", " ")
+    return f"{words}, round {round_}" if round_ else words
+
+
 # -- transcripts --------------------------------------------------------------------------------
-
-#: Roles named otherwise than their title: a doctor tool's step is the doctor's alone.
-_ROLE_WORDS = {"tool": "Doctor's tool"}
-
 
 def transcripts_markdown(records: Iterable[dict[str, Any]]) -> str:
     """Exported transcripts (`core.usecases.transcript_export`) as one Markdown file."""
@@ -108,10 +110,9 @@ def transcripts_markdown(records: Iterable[dict[str, Any]]) -> str:
                 out += ["", f"{label}:", "", fenced(text)]
         out += ["", "### Turns", ""]
         for t in r["turns"]:
-            role = str(t["role"])
-            head = f"**{_ROLE_WORDS.get(role) or plain(role.title())}**"
+            head = f"**{plain(t.get('speaker') or str(t['role']).title())}**"
             if t.get("doctor_turn"):
                 head += f", turn {t['doctor_turn']}"
-            out += [f"{head} ({plain(str(t.get('kind') or 'message').replace('_', ' '))})",
+            out += [f"{head} ({plain(_kind(str(t.get('kind') or 'message'), t.get('round')))})",
                     "", fenced(t["content"]), ""]
     return "\n".join(out).rstrip() + "\n"

@@ -4,7 +4,8 @@
 Every column is headed by the name the JSON keys and the CSV header use
 (`core.metrics.names.public_name`), in words a clinician reads; the legend under a table
 says what each one means. To fit 120 columns the text table comes in blocks (the
-diagnosis; the clinical pathway; the report and patient ratings, when any were scored),
+diagnosis; the clinical pathway; the report and patient ratings, when any were scored;
+a collaboration's rounds and consensus, when there is one),
 each repeating the group and doctor columns, and a long name is headed over two or three
 lines, split where its words meet (`inquiry_order` is "inquiry" over "order").
 """
@@ -31,6 +32,8 @@ BLOCKS: list[tuple[str, list[tuple[str, str]]]] = [
                           ("diagnostic_logicality", ".2f"), ("treatment_logicality", ".2f")]),
     ("report and patient ratings", [("report", "s"), ("pr_confidence", ".1f"),
                                     ("pr_compliance", ".1f"), ("pr_consult_again", ".1f")]),
+    ("collaboration", [("rounds", ".1f"), ("consensus", "pct"),
+                       ("rounds_to_consensus", "s")]),
 ]
 #: Headers that are not a field's name: the report cell holds report_score and its interval.
 HEADERS = {"report": "report_score"}
@@ -61,8 +64,8 @@ def cell(value: Any, fmt: str) -> str:
         return "-"
     if fmt == "pct":
         return f"{value * 100:.1f}%"
-    if fmt == "s":
-        return sanitize(str(value))
+    if fmt == "s":  # one line per row: a line break inside a value (a diagnosis) is a space
+        return sanitize(" ".join(str(value).split()))
     if fmt == "d01":
         return "yes" if value >= 0.5 else "no"
     return format(value, fmt)

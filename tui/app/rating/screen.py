@@ -44,7 +44,8 @@ if TYPE_CHECKING:
     from annotation.blinding import BlindItem, RaterView
     from annotation.session import RatingSession
 
-ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": "bold #ffaf5f"}
+ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": "bold #ffaf5f",
+               "host": "bold #d7af87"}
 Answers = dict[tuple[str, int], tuple[str | None, str | None]]
 
 
@@ -172,8 +173,10 @@ class RatingScreen(Screen[None]):
         rubric = self.view.rubric
         blocks: list[Any] = []
         for turn in item.turns:
-            head = Text(turn.role.title(), style=ROLE_STYLES.get(turn.role, "bold"))
-            head.append(f"  #{turn.index} {turn.kind.replace('_', ' ')}", style="dim")
+            head = Text(turn.who, style=ROLE_STYLES.get(turn.role, "bold"))
+            kind = turn.kind.replace("_", " ")
+            head.append(f"  #{turn.index} {kind}" + (f", round {turn.round}" if turn.round
+                                                        else ""), style="dim")
             head.append("\n")
             head.append_text(literal(turn.content))
             blocks.append(Static(head, classes=f"turn {turn.role}", markup=False))

@@ -85,6 +85,15 @@ def shown_title(case: Any) -> str:
     review, right-to-left titles in visual order (display only)."""
     mark = "[MT review] " if getattr(case, "needs_review", False) else ""
     return display_line(mark + case.title)
+def _turns_tests(c: Any) -> tuple[Any, Any]:
+    """A consultation's doctor turns and tests; '-' for a collaboration's joint result,
+    which has none of its own (its doctors' own consultations, listed too, have them)."""
+    from core.collaboration import is_joint
+
+    if is_joint(c.origin, c.config):
+        return Text("-", justify="right"), Text("-", justify="right")
+    return c.doctor_turns, c.tests_ordered
+
 
 class HomeScreen(BedsideScreen):
     """Tabs: Cases, Consultations, Runs, Studies, Baseline."""
@@ -108,6 +117,8 @@ class HomeScreen(BedsideScreen):
         Binding("f", "fidelity", "Fidelity", show=False),
         Binding("s", "new_study", "New study", show=False),
         Binding("h", "play_patient", "Play patient", show=False),
+        Binding("t", "agent_hospital", "Agent Hospital tasks", show=False),
+        Binding("e", "evolution", "Evolution", show=False),
         Binding("1", "tab('cases')", "Cases", show=False),
         Binding("2", "tab('consultations')", "Consultations", show=False),
         Binding("3", "tab('runs')", "Runs", show=False),
@@ -152,8 +163,8 @@ class HomeScreen(BedsideScreen):
             with TabPane("Runs", id="runs"):
                 yield DataTable(id="runs-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: watch this run · w: live runs (start a batch there)"
-                                  " · r: results table · f: fidelity of this run"),
-                             classes="hint")
+                                  " · r: results table · f: fidelity of this run · e: "
+                                  "evolution curves (Agent Hospital)"), classes="hint")
             with TabPane("Studies", id="studies"):
                 yield DataTable(id="studies-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Enter: rate this study · s: new study · a: agreement "
@@ -161,8 +172,8 @@ class HomeScreen(BedsideScreen):
             with TabPane("Baseline", id="baseline"):
                 yield DataTable(id="baseline-table", cursor_type="row", zebra_stripes=True)
                 yield Static(Text("Finished consultations per doctor; physicians are "
-                                  "human:NAME. CI: Wilson 95 %. r: full results table"),
-                             classes="hint")
+                                  "human:NAME. CI: Wilson 95 %. r: full results table · t: "
+                                  "take the Agent Hospital tasks"), classes="hint")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -273,8 +284,8 @@ class HomeScreen(BedsideScreen):
         store = self.bedside.store
         fill(self.query_one("#consultations-table", DataTable),
              ("Case", "Doctor", "Status", "Verdict", "Turns", "Tests", "Cost $", "Started"),
-             ((c.id, (c.case_id, c.doctor, c.status, _verdict(c.correct), c.doctor_turns,
-                      c.tests_ordered, c.cost_usd, _minute(c.started_at)))
+             ((c.id, (c.case_id, c.doctor, c.status, _verdict(c.correct),
+                      *_turns_tests(c), c.cost_usd, _minute(c.started_at)))
               for c in store.list_consultations(include_superseded=True, newest_first=True,
                                                 limit=1000)))
         fill(self.query_one("#runs-table", DataTable), RUN_COLUMNS,
@@ -378,6 +389,27 @@ class HomeScreen(BedsideScreen):
     def action_new_study(self) -> None:
         """Open the new-study form."""
         self.bedside.ask_new_study()
+
+    def action_agent_hospital(self) -> None:
+        """Ask who plays, then take the Agent Hospital tasks on generated patients."""
+        from tui.app.rating.widgets import AskText
+        from tui.app.screens.agenthospital import AgentHospitalScreen
+
+        def start(name: str | None) -> None:
+            name = (name or "").strip()
+            if not name:
+                return
+            self.bedside.doctor_name = name
+            self.app.push_screen(AgentHospitalScreen(name))
+
+        self.app.push_screen(AskText("Agent Hospital: your name (the doctor is human:NAME)",
+                                     self.bedside.doctor_name), start)
+
+    def action_evolution(self) -> None:
+        """Open the stored evolutions and their learning curves."""
+        from tui.app.screens.evolution import EvolutionScreen
+
+        self.app.push_screen(EvolutionScreen())
 
     def action_refresh(self) -> None:
         """Re-read everything (the worker shows any error)."""

@@ -55,6 +55,16 @@ def verdict_cell(row: dict[str, Any]) -> Text:
     return Text("undecided", style="yellow")
 
 
+def doctor_cell(row: dict[str, Any]) -> str:
+    """The doctor as the table shows it: one of a collaboration's doctors, playing its own
+    consultation, with its letter ('A: openai/x')."""
+    doctor = row.get("doctor") or "?"
+    key = row.get("config_key") or ""
+    if row.get("origin") == "collaborator" and "~" in key:
+        return f"{key.rsplit('~', 1)[1]}: {doctor}"
+    return doctor
+
+
 def status_counts(rows: list[dict[str, Any]]) -> dict[str, int]:
     """How many rows have each status."""
     counts: dict[str, int] = {}
@@ -157,7 +167,7 @@ class LiveScreen(BedsideScreen):
             self._table_seen = stamp
             self.shown_rows = rows
             fill(self.query_one("#live-table", DataTable), COLUMNS,
-                 ((r["id"], (r["id"][-8:], r["case_id"], r["doctor"], r["status"],
+                 ((r["id"], (r["id"][-8:], r["case_id"], doctor_cell(r), r["status"],
                              verdict_cell(r), r["doctor_turns"], r["tokens"] or 0,
                              Text(f"{r['cost_usd'] or 0.0:.4f}", justify="right")))
                   for r in rows))

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import math
 import re
-import threading
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-_LOCK = threading.Lock()
+from tui.text.curves import PLOT_LOCK
+
+# plotext's one figure is shared with the text plots (`tui.text.curves`): one lock for both.
+_LOCK = PLOT_LOCK
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 MIN_WIDTH, MIN_HEIGHT = 24, 8
 

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from core.collaboration import speaker
 from core.transcript import Turn
 from tui.app.widgets.bidi import display_line, literal_block
 from tui.app.widgets.literal import literal, sanitize
@@ -23,9 +24,15 @@ from tui.app.widgets.literal import literal, sanitize
 # A tool turn (the doctor's reasoning, search, reflection or notebook) is the doctor's
 # alone: labelled apart, so a reader sees at once what the patient never heard.
 ROLE_LABELS = {"doctor": "Doctor", "patient": "Patient", "examiner": "Examiner",
-               "moderator": "Moderator", "system": "System", "tool": "Doctor's tool"}
+               "moderator": "Moderator", "system": "System", "tool": "Doctor's tool",
+               "host": "Host"}
 ROLE_STYLES = {"doctor": "bold #5fafff", "patient": "bold #87d787", "examiner": "bold #ffaf5f",
-               "moderator": "bold #d787ff", "system": "bold #a8a8a8", "tool": "bold #5fafaf"}
+               "moderator": "bold #d787ff", "system": "bold #a8a8a8", "tool": "bold #5fafaf",
+               "host": "bold #d7af87"}
+#: Whom each role speaks to unless the turn says otherwise (the header names any other
+#: addressee: a patient relaying a test request to the examiner).
+_USUAL = {("doctor", "patient"), ("doctor", "examiner"), ("doctor", "host"),
+          ("patient", "doctor"), ("examiner", "doctor")}
 
 
 def _indent(line: str) -> int:
@@ -76,12 +83,20 @@ def result_table(content: str) -> Table | None:
 
 
 def turn_header(turn: Turn) -> Text:
-    """The one-line heading of a turn: role, doctor-turn number, kind, latency."""
+    """The one-line heading of a turn: who speaks ('Doctor A' for one of collaborating
+    doctors), to whom when not the usual one, doctor-turn number or a collaboration's
+    round, kind, latency."""
     role = str(turn.role)
-    head = literal(ROLE_LABELS.get(role, role.title()), style=ROLE_STYLES.get(role, "bold"))
+    who = speaker(role, turn.meta) if role in ROLE_LABELS else role.title()
+    head = literal(who, style=ROLE_STYLES.get(role, "bold"))
     bits = []
+    to = str(turn.addressee) if turn.addressee else None
+    if to and (role, to) not in _USUAL:
+        bits.append(f"to the {to}")
     if turn.doctor_turn:
         bits.append(f"turn {turn.doctor_turn}")
+    if isinstance(turn.meta.get("round"), int) and turn.meta["round"]:
+        bits.append(f"round {turn.meta['round']}")
     if turn.kind and turn.kind != "message":
         bits.append(turn.kind.replace("_", " "))
     if turn.tests:
