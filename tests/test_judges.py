@@ -169,3 +169,14 @@ def test_stored_values_move_under_their_judge(tmp_path: Path) -> None:
     assert moved == {("c1", "report_score"): report_judge("openai/old", {"temperature": 0.0}),
                      ("c1", "pr_confidence"): rating_patient("openai/pat", {}),
                      ("c2", "pr_confidence"): "patient:unknown"}
+
+
+def test_the_app_names_the_judge_of_a_consultations_values() -> None:
+    from tui.app.screens.results import metric_lines
+
+    text = metric_lines({"consultation_id": "c1", "case_id": "card-001", "diagnosis": "x",
+                         "report_judge": "judge:openai/a#12345678", "rating_patient": None})
+    lines = text.plain.splitlines()
+    # Second line, above the metrics, so the panel shows it without scrolling.
+    assert lines[1].split() == ["report_judge", "judge:openai/a#12345678"]
+    assert "rating_patient" not in text.plain
