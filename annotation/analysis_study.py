@@ -9,6 +9,11 @@ alternative annotator test treat a transcript as one piece of evidence. The doct
 transcript is passed as the `system`, so judge-vs-human correlations are also reported per
 doctor model. Analysts (not raters) see this, so unblinding the doctor here is intended.
 
+The judge compared with the humans is one of the study's LLM raters (`bedside judge`) or,
+for a study whose rubric grades the report's parts (`aihospital-report`), a report judge
+of `bedside score` named by `--judge` (its grades of the same reports are its ratings):
+AI Hospital's check of its GPT-4 judge against clinicians.
+
 `study_report` is the use case behind `bedside analyze` and the app's analysis screen; it
 reads the ratings through the `ReaderStudyStore` port and hands plain rows to the statistics
 (`annotation.analysis`, which never touches a store).
@@ -23,7 +28,8 @@ from pydantic import BaseModel, Field
 from annotation.analysis.options import DEFAULT_BOOTSTRAP, DEFAULT_EPSILON
 from annotation.analysis.report import agreement_report
 from annotation.assignment import load_definition
-from annotation.exchange import export_rows
+from annotation.exchange import ExchangeRow, export_rows
+from annotation.rubric import Rubric
 from core.errors import InputError
 from core.ports.studies import ReaderStudyStore, StudyStore
 
@@ -42,11 +48,13 @@ class StudyReport(BaseModel):
 
 
 def choose_judge(store: StudyStore, study_id: str, judge: str | None,
-                 rated: set[str]) -> tuple[str | None, str | None]:
+                 rated: set[str], extra: set[str] | None = None
+                 ) -> tuple[str | None, str | None]:
     """(judge, reason when there is none): the named judge, else the study's only LLM judge.
-    Only an LLM judge can be named: a human rater is one of the humans it is compared with."""
+    Only an LLM judge can be named: a human rater is one of the humans it is compared with.
+    `extra` are judges from outside the study (a report judge of `bedside score`)."""
     judges = [r.name for r in store.study_raters(study_id) if r.kind == "judge"]
-    judges = [j for j in judges if j in rated]
+    judges = list(dict.fromkeys(j for j in [*judges, *(extra or ())] if j in rated))
     if judge is not None:
         if judge not in rated:
             raise InputError(f"the judge '{judge}' has no ratings in this study",
@@ -65,6 +73,28 @@ def choose_judge(store: StudyStore, study_id: str, judge: str | None,
                   "(--judge NAME, or the judge field in the app) to compare it with the humans")
 
 
+def report_judge_rows(store: StudyStore, study_id: str, study: str, rubric: Rubric,
+                      judge: str) -> list[ExchangeRow]:
+    """The grades a report judge of `bedside score` gave the study's reports, as ratings of
+    the rubric's report-part items (`aihospital-report`: the items are the judge's parts),
+    when `judge` names one judge that graded them; [] otherwise."""
+    from core.metrics.report_score import PARTS
+    from core.transcript import utc_now
+    from core.usecases.judges import matches
+
+    parts = [p for p in PARTS if rubric.item(p) is not None]
+    grades = store.report_grades(study_id)
+    named = {j for per in grades.values() for j in per if matches(judge, j)}
+    if not parts or len(named) != 1:
+        return []
+    (name,), now = named, utc_now()
+    return [ExchangeRow(study=study, consultation=cid, item=p, unit="transcript", rater=name,
+                        rater_kind="judge", value=str(per[name][p]), created_at=now,
+                        updated_at=now)
+            for cid, per in sorted(grades.items()) if name in per for p in parts
+            if p in per[name]]
+
+
 def study_report(store: ReaderStudyStore, study: str, *, judge: str | None = None,
                  n_boot: int = DEFAULT_BOOTSTRAP, seed: int = 0,
                  epsilon: float = DEFAULT_EPSILON) -> StudyReport:
@@ -75,7 +105,15 @@ def study_report(store: ReaderStudyStore, study: str, *, judge: str | None = Non
     rows = [r for r in export_rows(store, study) if r.value is not None]
     if not rows:
         raise InputError(f"study '{record.name}' has no ratings yet", field="study")
-    judge, judge_reason = choose_judge(store, record.id, judge, {r.rater for r in rows})
+    rated = {r.rater for r in rows}
+    if judge is not None and judge not in rated:
+        # A report judge of `bedside score` graded the same reports the clinicians did.
+        graded = report_judge_rows(store, record.id, record.name, rubric, judge)
+        judge = graded[0].rater if graded else judge
+        rows += graded
+        rated |= {judge}
+    judge, judge_reason = choose_judge(store, record.id, judge, rated,
+                                       extra={r.rater for r in rows if r.rater_kind == "judge"})
     # The humans are the human raters: another LLM judge is never counted among them.
     rows = [r for r in rows if r.rater_kind == "human" or r.rater == judge]
     reports = []

@@ -10,8 +10,9 @@ Never shown: who played the doctor (model or human), per-turn model names, usage
 raw requests, the batch configuration, run ids, the verdict, whether the diagnosis was
 correct, moderator and system turns, the case id and title (ids such as
 'card-001-inferior-stemi' name the diagnosis), and other raters' ratings. The correct
-diagnosis is added only when the study sets `show_truth`. Imported dialogues whose case is a
-stand-in (`Case.placeholder`) have no case record to show.
+diagnosis and the record's treatment are added only when the study sets `show_truth`.
+Imported dialogues whose case is a stand-in (`Case.placeholder`) have no case record to
+show. The doctor's final report is shown as its labelled parts (`blind_turns`).
 
 `BlindItem` (one transcript) and `RaterView` (the study as a rater may know it: name,
 instructions, rubric, show_truth — not the selection, which names models and runs, nor the
@@ -31,7 +32,7 @@ from core.case import Case
 from core.collaboration import speaker
 from core.ports.studies import StudyStore
 from core.records.studies import AssignmentRecord, Unit
-from core.transcript import Transcript
+from core.transcript import FinalReport, Transcript
 
 VISIBLE_ROLES = ("doctor", "patient", "examiner", "host")
 
@@ -76,6 +77,9 @@ class CaseReference(BaseModel):
     patient: str = Field(description="The patient's record as plain text.")
     findings: str = Field(description="Stored examination findings and test results.")
     truth: str | None = Field(None, description="Correct diagnosis (only with show_truth).")
+    treatment: str | None = Field(None, description="The record's treatment (only with "
+                                  "show_truth: what a report's treatment plan is graded "
+                                  "against).")
 
 
 class BlindItem(BaseModel):
@@ -91,12 +95,53 @@ class BlindItem(BaseModel):
 
 def blind_turns(t: Transcript) -> list[BlindTurn]:
     """Doctor, patient, examiner and host turns with content only (a collaborating doctor
-    named by its letter, the round of a collaboration's turn)."""
-    return [BlindTurn(index=x.index, role=str(x.role), kind=x.kind, content=x.content,
-                      tests=list(x.tests), speaker=speaker(str(x.role), x.meta),
-                      round=x.meta.get("round") if isinstance(x.meta.get("round"), int)
-                      else None)
-            for x in t.turns if str(x.role) in VISIBLE_ROLES]
+    named by its letter, the round of a collaboration's turn). The doctor's final report is
+    shown as labelled parts (a report turn stored as JSON is written out), and a report
+    that has no turn of its own (a physician's diagnosis form) is shown as one more doctor
+    turn, numbered after the last, so raters see what a report judge grades."""
+    out = [BlindTurn(index=x.index, role=str(x.role), kind=x.kind,
+                     content=_report_text(x.content) if x.kind == "report" else x.content,
+                     tests=list(x.tests), speaker=speaker(str(x.role), x.meta),
+                     round=x.meta.get("round") if isinstance(x.meta.get("round"), int)
+                     else None)
+           for x in t.turns if str(x.role) in VISIBLE_ROLES]
+    if t.report is not None and not _said(t.report, [b for b in out if b.role == "doctor"]):
+        last = max((x.index for x in t.turns), default=-1)
+        out.append(BlindTurn(index=last + 1, role="doctor", kind="report",
+                             content=report_parts(t.report)))
+    return out
+
+
+def _said(report: FinalReport, doctor: list[BlindTurn]) -> bool:
+    """Whether the doctor's turns already show the report: a report turn, or every part's
+    text in some turn (a one-step answer, a replayed diagnosis)."""
+    if any(b.kind == "report" for b in doctor):
+        return True
+    parts = [getattr(report, p) for p in ("symptoms", "examinations", "diagnostic_results",
+                                           "rationale", "treatment_plan")]
+    return all(any(text in b.content for b in doctor) for text in parts if text)
+
+
+def report_parts(report: FinalReport) -> str:
+    """The report's parts as 'Label: text' lines ('' when every part is empty)."""
+    from core.metrics.report_score import report_lines
+
+    return "\n".join(report_lines(report))
+
+
+def _report_text(content: str) -> str:
+    """A report turn as raters read it: a structured report stored as JSON written out as
+    labelled parts; any other text as it is."""
+    import json
+
+    from pydantic import ValidationError
+
+    try:
+        data = json.loads(content)
+        report = FinalReport.model_validate(data) if isinstance(data, dict) else None
+    except (ValueError, ValidationError):
+        return content
+    return (report_parts(report) if report is not None else "") or content
 
 
 def _patient_text(case: Case) -> str:
@@ -120,7 +165,8 @@ def case_reference(case: Case, show_truth: bool = False) -> CaseReference:
     """The case record for raters; the diagnosis only when `show_truth`."""
     findings = [item.render() for item in [*case.physical_exam, *case.tests]]
     return CaseReference(patient=_patient_text(case), findings="\n".join(findings),
-                         truth=case.truth.diagnosis if show_truth else None)
+                         truth=case.truth.diagnosis if show_truth else None,
+                         treatment=(case.truth.treatment or None) if show_truth else None)
 
 
 def blind_item(store: StudyStore, assignment: AssignmentRecord,

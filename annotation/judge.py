@@ -35,6 +35,7 @@ from annotation.blinding import BlindItem, blind_consultation, blind_item, ratin
 from annotation.rubric import Rubric
 from annotation.study import StudyDefinition
 from core.errors import BedsideError, CredentialError
+from core.metrics.identity import rater_name
 from core.ports.studies import ReaderStudyStore, StudyStore
 from core.records.studies import PENDING, JudgeCall, RaterRecord, Unit
 
@@ -51,10 +52,9 @@ FORMAT = (
 
 
 def judge_name(model: str, params: dict[str, Any], phash: str) -> str:
-    """`judge:MODEL#H`: H is a short hash of the model, its parameters and the prompt hash."""
-    body = json.dumps({"model": model, "params": params, "prompt_hash": phash},
-                      sort_keys=True, separators=(",", ":"))
-    return f"judge:{model}#{hashlib.sha256(body.encode()).hexdigest()[:8]}"
+    """`judge:MODEL#H`: H is a short hash of the model, its parameters and the prompt hash
+    (the identity `bedside score`'s report judge has too: `core.metrics.identity`)."""
+    return rater_name("judge", model, params, phash)
 
 
 class JudgeAnswer(BaseModel):
@@ -103,6 +103,8 @@ def user_prompt(item: BlindItem, rubric: Rubric) -> str:
                      f"CASE RECORD (stored findings and results):\n{item.reference.findings}")
         if item.reference.truth:
             parts.append(f"CORRECT DIAGNOSIS: {item.reference.truth}")
+        if item.reference.treatment:
+            parts.append(f"RECORD'S TREATMENT: {item.reference.treatment}")
     lines = []
     for t in item.turns:
         marks = [i.id for i in rubric.items if i.applies_to(t.role, t.kind)]

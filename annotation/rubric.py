@@ -103,6 +103,9 @@ class RubricItem(StrictModel):
 class Rubric(StrictModel):
     """The questions of a study, in the order the form shows them."""
 
+    name: str | None = Field(None, description="The built-in rubric and version this is "
+                             "('default/v2', 'aihospital-report/v1'), stored with a study "
+                             "made from it; None for a study's own rubric.")
     items: list[RubricItem] = Field(min_length=1, description="The rubric items.")
 
     @model_validator(mode="after")

@@ -19,7 +19,7 @@ import yaml
 from pydantic import Field, ValidationError, ValidationInfo, field_validator
 
 from annotation.rubric import Rubric, RubricItem, StrictModel
-from annotation.rubric_default import default_rubric
+from annotation.rubric_default import builtin_rubric, default_rubric
 from core import yamlsafe
 from core.errors import InputError
 from core.yamlsafe import BoundedComposer
@@ -52,10 +52,20 @@ class StudyDefinition(StrictModel):
     seed: int = Field(0, description="Seed for sampling, assignment and order.")
     show_truth: bool = Field(False, description="Show raters the correct diagnosis.")
     select: Selection = Field(default_factory=Selection, description="Transcript selection.")
-    rubric: Rubric | None = Field(None, description="The rubric; the default one if omitted.")
+    rubric: Rubric | None = Field(None, description="The rubric: its items, or the name of "
+                                  "a built-in one ('default', 'default/v1', "
+                                  "'aihospital-report'); the default one if omitted.")
 
     # Field validators, not a model validator: an error then names its field, so the file's
     # line can be found (`raters` is validated before `overlap`).
+    @field_validator("rubric", mode="before")
+    @classmethod
+    def _builtin(cls, rubric: Any) -> Any:
+        """`rubric = "aihospital-report"`: a built-in rubric by name."""
+        if isinstance(rubric, str):
+            return builtin_rubric(rubric)
+        return rubric
+
     @field_validator("raters")
     @classmethod
     def _unique_raters(cls, raters: list[str]) -> list[str]:

@@ -37,8 +37,10 @@ from core.errors import InputError
 from core.factor_rules import (parse_host, parse_protocol, parse_rounds, parse_team, read_flag,
                                read_option, read_team, set_option, set_protocol, set_team,
                                yes_no)
-from core.solvers.registry import (AGENTHOSPITAL, INTERACTIVE, MEDAGENT_ZERO, task_names,
-                                   task_of)
+from core.solvers.registry import (AGENTHOSPITAL, INTERACTIVE, MEDAGENT_ZERO, SOLVERS,
+                                   task_names, task_of)
+
+_KIND_WORDS = {"llm": "a model", "scripted": "the scripted doctor", "human": "a physician"}
 
 Params = dict[str, Any]  # model parameters for agent strings (api_base, temperature, ...)
 Described = dict[str, Any]  # a stored configuration description (ConsultationConfig.describe)
@@ -238,6 +240,11 @@ def _apply_task(config: ConsultationConfig, value: str) -> ConsultationConfig:
     # the factors after it (the doctor tools make it the `tools` solver).
     if value == INTERACTIVE:
         return config
+    kinds = SOLVERS[value].doctors
+    if kinds and config.doctor.kind not in kinds:
+        takes = " or ".join(_KIND_WORDS.get(k, k) for k in kinds)
+        raise InputError(f"the doctor '{config.doctor.display()}' cannot play the task "
+                         f"'{value}' (it takes {takes})", field="--task")
     return config.model_copy(update={"solver": value, "solver_options": {}})
 
 
@@ -298,8 +305,10 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
            read_flag("intent_end", False),
            flags=(("--intent-end", "yes", "--intent-end alone is --intent-end yes"),)),
     Factor("task", "TASK", "what the doctor is asked, a task of core.solvers.registry: "
-           "interactive (default: AgentClinic's consultation) or agenthospital "
-           "(examination, diagnosis, treatment level, on generated Agent Hospital patients)",
+           "interactive (default: AgentClinic's consultation), agenthospital "
+           "(examination, diagnosis, treatment level, on generated Agent Hospital patients), "
+           "rjua-reasoning (the tests to order from the patient's first words) or rjua-qa "
+           "(the whole record: diagnosis and treatment)",
            INTERACTIVE, _task, _apply_task, _read_task, choices=tuple(task_names())),
     Factor("memory", "ARM", "MedAgent-Zero with --task agenthospital: the doctor learns over "
            "the run's cases, keeping records, experience (principles) or both (default none: "

@@ -36,9 +36,13 @@ def save_metrics(db: Database, consultation_id: str, metrics: Metrics, *,
 
 
 def get_metrics(db: Database, consultation_id: str) -> Metrics:
-    """All stored metrics of one consultation, `{name: (value, detail)}`."""
-    return {r["name"]: (r["value"], loads(r["detail"], {})) for r in db.table("metrics")
-            .rows_where("consultation_id = ?", [consultation_id], order_by="name")}
+    """All stored metrics of one consultation, `{name: (value, detail)}`; an LLM-judged one
+    (stored per judge, `db.judged`) as its most recent judge gave it."""
+    from db.judged import latest_judged
+
+    out = {r["name"]: (r["value"], loads(r["detail"], {})) for r in db.table("metrics")
+           .rows_where("consultation_id = ?", [consultation_id], order_by="name")}
+    return {**out, **latest_judged(db, consultation_id)}
 
 
 def metrics_by_consultation(db: Database, consultation_ids: Iterable[str],
@@ -74,19 +78,4 @@ def metric_hashes(db: Database, names: Iterable[str]) -> dict[str, dict[str, str
         for cid, name, digest in db.execute("SELECT consultation_id, name, case_hash FROM"
                                             f" metrics WHERE {_names_sql(wanted)}", wanted):
             out.setdefault(cid, {})[name] = digest
-    return out
-
-
-def metric_keys(db: Database,
-                names: Iterable[str]) -> dict[str, dict[str, tuple[str | None, bool]]]:
-    """consultation → metric name → (cache key, whether the call failed) of the stored
-    values of these (LLM-based) metrics."""
-    wanted = list(names)
-    out: dict[str, dict[str, tuple[str | None, bool]]] = {}
-    if wanted:
-        for cid, name, key, failed in db.execute(
-                "SELECT consultation_id, name, cache_key,"
-                " coalesce(json_extract(detail, '$.failed'), 0) FROM metrics WHERE"
-                f" {_names_sql(wanted)}", wanted):
-            out.setdefault(cid, {})[name] = (key, bool(failed))
     return out

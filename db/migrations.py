@@ -192,6 +192,8 @@ def m220_corpus(db: Database) -> None:
     db.execute("CREATE VIRTUAL TABLE corpus_passages USING fts5(text, title,"
                " document_id UNINDEXED, position UNINDEXED,"
                " tokenize = 'unicode61 remove_diacritics 2')")
+
+
 # --- Agent Hospital (issue 14): m500_* ---
 
 
@@ -226,3 +228,26 @@ def m500_agenthospital(db: Database) -> None:
         pk="name",
         foreign_keys=[("evolution_id", "ah_evolutions", "id")],
     )
+
+
+# --- judges side by side (issue 13 items 3-6): m320_* ---
+
+
+@migrations()
+def m320_judged_metrics(db: Database) -> None:
+    """LLM-judged values (the report score, the patient's ratings) per judge: one row per
+    (consultation, metric, judge), `judge` naming who produced it (`judge:MODEL#H`,
+    `patient:MODEL#H`; H hashes the model, its parameters and the prompt), so a second
+    judge's grades sit beside the first's instead of replacing them. The values stored so
+    far move here under the name of the judge their detail records (`judge:unknown` /
+    `patient:unknown` when it records none)."""
+    from db.judged import migrate_judged_rows
+
+    db.table("judged_metrics").create(
+        {"consultation_id": str, "name": str, "judge": str, "value": float, "detail": str,
+         "computed_at": str, "case_hash": str, "cache_key": str},
+        pk=("consultation_id", "name", "judge"),
+        foreign_keys=[("consultation_id", "consultations", "id")],
+    )
+    db.table("judged_metrics").create_index(["judge"])
+    migrate_judged_rows(db)

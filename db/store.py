@@ -31,6 +31,7 @@ from db.agenthospital import EvolutionRepository
 from db import consultations as consultation_repo
 from db import corpus as corpus_repo
 from db import fidelity as fidelity_repo
+from db import judged as judged_repo
 from db import metrics as metric_repo
 from db import runs as run_repo
 from db.connection import open_db
@@ -183,7 +184,8 @@ class SqliteStore(EvolutionRepository):
                                     cache_key=cache_key)
 
     def get_metrics(self, consultation_id: str) -> Metrics:
-        """Every stored metric of one consultation, `{name: (value, detail)}`."""
+        """Every stored metric of one consultation, `{name: (value, detail)}` (a judged one
+        as its most recent judge gave it)."""
         return metric_repo.get_metrics(self.db, consultation_id)
 
     def metrics_by_consultation(self, consultation_ids: Iterable[str],
@@ -195,9 +197,26 @@ class SqliteStore(EvolutionRepository):
         """consultation → metric name → case content hash of each stored value."""
         return metric_repo.metric_hashes(self.db, names)
 
-    def metric_keys(self, names: Iterable[str]) -> dict[str, dict[str, tuple[str | None, bool]]]:
-        """consultation → metric name → (cache key, failed) of each stored value."""
-        return metric_repo.metric_keys(self.db, names)
+    def save_judged(self, consultation_id: str, judge: str, metrics: Metrics, *,
+                    case_hash: str | None = None, cache_key: str | None = None) -> int:
+        """Insert or replace this judge's value of each metric; return how many."""
+        return judged_repo.save_judged(self.db, consultation_id, judge, metrics,
+                                       case_hash=case_hash, cache_key=cache_key)
+
+    def judged_values(self, consultation_ids: Iterable[str], names: Iterable[str],
+                      judges: Iterable[str] | None = None) -> judged_repo.Judged:
+        """name → consultation → judge → (value, detail)."""
+        return judged_repo.judged_values(self.db, consultation_ids, names, judges)
+
+    def judged_keys(self, names: Iterable[str]
+                    ) -> dict[str, dict[str, dict[str, tuple[str | None, bool]]]]:
+        """consultation → judge → metric name → (cache key, failed)."""
+        return judged_repo.judged_keys(self.db, names)
+
+    def judge_activity(self, consultation_ids: Iterable[str], names: Iterable[str]
+                       ) -> dict[str, tuple[int, int, str]]:
+        """judge → (consultations with a value, of which defined, latest time)."""
+        return judged_repo.judge_activity(self.db, consultation_ids, names)
 
     # -- simulator fidelity -----------------------------------------------------------------
     def save_fidelity(self, consultation_id: str, findings: list[AnswerFinding], *,

@@ -255,3 +255,17 @@ class StudyRepository:
         return dict(self.db.execute(
             "SELECT id, doctor FROM consultations WHERE id IN (SELECT consultation_id FROM"
             " assignments WHERE study_id = ?)", [study_id]).fetchall())
+
+    def report_grades(self, study_id: str) -> dict[str, dict[str, dict[str, int]]]:
+        """consultation → report judge → part → grade 1–4 (defined report scores only)."""
+        from db.judged import judged_values
+
+        ids = [r[0] for r in self.db.execute(
+            "SELECT DISTINCT consultation_id FROM assignments WHERE study_id = ?", [study_id])]
+        out: dict[str, dict[str, dict[str, int]]] = {}
+        for cid, judges in judged_values(self.db, ids, ["report_score"])["report_score"].items():
+            for judge, (value, detail) in judges.items():
+                grades = detail.get("grades")
+                if value is not None and isinstance(grades, dict):
+                    out.setdefault(cid, {})[judge] = {str(k): int(v) for k, v in grades.items()}
+        return out

@@ -43,7 +43,7 @@ from collections.abc import Callable
 from typing import Any
 
 ROLE_RE = re.compile(r"bedside/((?:doctor|patient|examiner|moderator|report|host|revision|"
-                     r"translator|critique|reflect|notebook|ah)(?:-[a-z]+)?)/v\d+")
+                     r"translator|critique|reflect|notebook|ah|rjua)(?:-[a-z]+)?)/v\d+")
 # Prompt ids that play a role of the same name (AI Hospital's protocol keeps the doctor).
 ROLE_ALIASES = {"doctor-aihospital": "doctor"}
 Reply = str | Callable[[dict[str, Any], int], str]
@@ -138,6 +138,10 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "ah-reflect": ("PRINCIPLE: Fever with coloured phlegm and a focal consolidation on the "
                    "chest X-ray points to community-acquired pneumonia."),
     "ah-rewrite": default_rewrite,
+    # RJUA's single-answer tasks (core/prompts/rjua_texts.py).
+    "rjua-reasoning": "REQUEST TEST: ECG, troponin, D-dimer, CT head",
+    "rjua-qa": ("DIAGNOSIS READY: Inferior STEMI\nTreatment plan: aspirin, ticagrelor, "
+                "heparin and primary PCI"),
     # A case conference (core.solvers.collaborate): the host's readings, its joint report
     # and a doctor's revision. Scripted per test for anything but agreement at once.
     "host-assess": "CONSENSUS: yes",

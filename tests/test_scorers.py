@@ -46,7 +46,8 @@ def test_registry_makes_every_scorer_and_each_gives_exactly_its_names(
     spec = AgentSpec(kind="llm", model="openai/judge", api_base=server.base_url, retries=0)
     llm = LLMClient("sk-test-not-real", backoff_scale=0.01)
     assert set(SCORERS) == {"exact", "moderator", "offline", "report_score",
-                            "patient_reported", "agenthospital_tasks"}
+                            "patient_reported", "agenthospital_tasks", "rjua_reasoning",
+                            "rjua_qa"}
     for name, entry in SCORERS.items():
         scorer = make_scorer(name, spec if entry.kind != "offline" else None, llm)
         got = score(scorer, reported())

@@ -80,7 +80,7 @@ def test_unknown_solver_or_bad_options_fail_the_consultation_with_a_reason(
     for config, reason in (
             (ConsultationConfig(solver="nope"), "field 'solver': unknown solver 'nope' "
              "(known: agenthospital, collaborate, interactive, medagent_zero, "
-             "notebook-test, one_step, tools)"),
+             "notebook-test, one_step, rjua-qa, rjua-reasoning, tools)"),
             (ConsultationConfig(solver_options={"x": 1}), "field 'solver_options': solver "
              "'interactive' takes no options (got x)"),
             (ConsultationConfig(solver=notebook, solver_options={"limit": 3}),

@@ -45,6 +45,8 @@ EXPECTED_COLUMNS = {
                     "raw_response", "error", "prompt_hash", "params", "created_at"},
     "metrics": {"consultation_id", "name", "value", "detail", "computed_at", "case_hash",
                 "cache_key"},
+    "judged_metrics": {"consultation_id", "name", "judge", "value", "detail", "computed_at",
+                       "case_hash", "cache_key"},
     "fidelity_checks": {"consultation_id", "case_hash", "rules_hash", "findings",
                         "computed_at"},
     "fidelity_grades": {"consultation_id", "turn_index", "grader_key", "role", "model",

@@ -60,10 +60,11 @@ def interval(stat: dict[str, Any]) -> str:
     return f"[{stat['low']:.3f}, {stat['high']:.3f}]"
 
 
-def agreement_section(item: dict[str, Any]) -> Section:
-    """Agreement among humans: alpha at every level, Fleiss, percent agreement, ICC."""
+def agreement_section(item: dict[str, Any], who: str = "humans") -> Section:
+    """Agreement among humans (or among `who`, e.g. judges): alpha at every level, Fleiss,
+    percent agreement, ICC."""
     ag = item["agreement"]
-    s = Section("Agreement among humans", ["statistic", "value", "95% interval", "n"])
+    s = Section(f"Agreement among {who}", ["statistic", "value", "95% interval", "n"])
     s.stat_row("Krippendorff α", ag["alpha"])
     for lv, st in ag["alpha_levels"].items():
         s.stat_row(f"  α ({lv})", st)
@@ -80,11 +81,12 @@ def agreement_section(item: dict[str, Any]) -> Section:
     return s
 
 
-def cohen_section(item: dict[str, Any]) -> Section:
-    """Cohen's kappa of each pair of humans: unweighted, linear and quadratic weights."""
+def cohen_section(item: dict[str, Any], who: str = "humans") -> Section:
+    """Cohen's kappa of each pair of humans (or of `who`): unweighted, linear and quadratic
+    weights."""
     ag = item["agreement"]
     headers = ["pair", "unweighted", "linear", "quadratic", "n"] if ag["cohen"] else []
-    c = Section("Cohen's κ per pair of humans", headers)
+    c = Section(f"Cohen's κ per pair of {who}", headers)
     for p in ag["cohen"]:
         c.rows.append([f"{p['rater_a']} / {p['rater_b']}", fmt(p["none"]["value"]),
                        fmt(p["linear"]["value"]), fmt(p["quadratic"]["value"]),
@@ -189,9 +191,11 @@ def judge_sections(part: dict[str, Any], judge: str, nominal: bool) -> list[Sect
     return out
 
 
-def item_sections(item: dict[str, Any], judge: str | None, nominal: bool) -> list[Section]:
-    """Every section of one item: agreement among humans, Cohen, and the judge's sections."""
-    secs = [agreement_section(item), cohen_section(item)]
+def item_sections(item: dict[str, Any], judge: str | None, nominal: bool,
+                  who: str = "humans") -> list[Section]:
+    """Every section of one item: agreement among humans (or `who`), Cohen, and the
+    judge's sections."""
+    secs = [agreement_section(item, who), cohen_section(item, who)]
     if item.get("judge") and judge:
         secs += judge_sections(item, judge, nominal)
     if item.get("judge_reason"):
@@ -224,17 +228,19 @@ def _document(report: dict[str, Any]) -> tuple[str, list[tuple[str, list[Section
             f"judge {report['judge'] or '(none)'}, {report['n_boot']} bootstrap resamples")
     parts = []
     nominal = report["level"] == "nominal"
+    who = report.get("raters") or "humans"  # whose agreement: humans, or LLM judges
     for item in report["items"]:
-        title = (f"Item {item['item']}: {len(item['humans'])} humans, {item['n_units']} units, "
+        title = (f"Item {item['item']}: {len(item['humans'])} {who}, {item['n_units']} units, "
                  f"{item['n_ratings']} ratings")
-        parts.append((title, item_sections(item, report["judge"], nominal)))
+        parts.append((title, item_sections(item, report["judge"], nominal, who)))
     pooled = pooled_sections(report)
     if pooled:
         parts.append(("All items pooled", pooled))
     return head, parts
 
 
-def _text_table(headers: list[str], rows: list[list[str]]) -> list[str]:
+def text_table(headers: list[str], rows: list[list[str]]) -> list[str]:
+    """Aligned lines: the header, a rule, the rows (first column left, the rest right)."""
     widths = [max(len(r[i]) for r in [headers, *rows]) for i in range(len(headers))]
     def line(cells: list[str]) -> str:
         first = cells[0].ljust(widths[0])
@@ -254,7 +260,7 @@ def render_text(report: dict[str, Any]) -> str:
         for s in secs:
             out += ["", s.title]
             if s.headers:
-                out += ["  " + x for x in _text_table(s.headers, s.rows)]
+                out += ["  " + x for x in text_table(s.headers, s.rows)]
             out += [f"  * {n}" for n in s.all_notes()]
     return "\n".join(out) + "\n"
 

@@ -151,6 +151,18 @@ def _scores(heard: str, table: Table) -> list[tuple[str, float]]:
             for name, keywords in table]
 
 
+def tests_for(heard: str) -> list[str]:
+    """The tests the reference scripted doctor would order after hearing `heard`: its
+    routine work-up, then the tests its keywords call for (RJUA's diagnostic-reasoning
+    task, offline)."""
+    text = normalise(heard)
+    out = [t for group in _WORKUP for t in group]
+    for keys, tests in _KEYWORD_TESTS:
+        if any(normalise(k) in text for k in keys):
+            out.extend(t for t in tests if t not in out)
+    return out
+
+
 def guess_diagnosis(heard: str, table: Table | None = None) -> str:
     """The best-scoring diagnosis for everything heard; ties go to the earlier table row."""
     best, best_score = "Undifferentiated presentation", 0.0

@@ -29,6 +29,9 @@ class JudgeInfo:
 
     model: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    #: The judge's name its values are stored under when it is not the model's own
+    #: (`--rating-patient own`: `patient:own#H`; see `core.metrics.identity`).
+    rater: str | None = None
 
 
 def spec_info(spec: AgentSpec) -> JudgeInfo:

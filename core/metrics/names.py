@@ -39,12 +39,12 @@ RESULT_FIELDS = (
     "mean_turns", "mean_tests", "tokens", "cost_usd", "entity_micro_precision",
     "entity_micro_recall", "entity_micro_f1", "entity_macro_f1", *MEAN_METRICS,
     "report_score", "report_n", "report_ci_low", "report_ci_high", "no_report",
-    *COLLABORATION_NAMES, "rounds_to_consensus")
+    *COLLABORATION_NAMES, "rounds_to_consensus", "report_judge", "rating_patient")
 CONSULTATION_FIELDS = (
     "consultation_id", "run_id", "case_id", "source", "specialty", "language", "doctor",
     "settings", "doctor_kind", "mode", "status", "end_reason", "diagnosis", "reached_diagnosis",
     "correct", "case_record", "doctor_turns", "tests_ordered", "tokens", "cost_usd",
-    *ALL_METRICS, "reasons")
+    *ALL_METRICS, "reasons", "report_judge", "rating_patient")
 
 
 def group_keys(by: str | tuple[str, ...]) -> tuple[str, ...]:
@@ -105,6 +105,9 @@ LEGEND: dict[str, str] = {
     "patient_confidence": "LLM patient's confidence in the doctor, 1-10 (bedside score)",
     "patient_compliance": "LLM patient's willingness to follow the plan, 1-10",
     "patient_would_return": "LLM patient's wish to consult this doctor again, 1-10",
+    "report_judge": "the judge whose report grades are shown (judge:MODEL#H; bedside "
+                    "results --judge NAME picks another)",
+    "rating_patient": "who gave the patient ratings shown (patient:MODEL#H)",
     "diagnosis": "the diagnosis the doctor gave, verbatim",
     "correct": "the moderators' verdict", "end_reason": "why the consultation ended",
     "rounds": "a collaboration's revision rounds, mean (M when the doctors never agreed)",

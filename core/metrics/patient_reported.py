@@ -17,6 +17,7 @@ from core.biases import biased_view
 from core.case import Case
 from core.errors import ModelError
 from core.metrics.base import Metrics, defined, undefined
+from core.metrics.identity import BIAS_PARAM
 from core.metrics.llmcall import (RAW_KEEP, Complete, JudgeInfo, call_text, key_values,
                                   norm_key, parse_json_object)
 from core.prompts import PATIENT_RATING
@@ -24,7 +25,6 @@ from core.prompts.bias import hashes, patient_paragraphs
 from core.prompts.render import render_profile
 from core.transcript import Role, Transcript
 
-BIAS_PARAM = "patient_bias"  # the rating patient's parameter naming its biases
 MEASURES = {"confidence": "pr_confidence", "compliance": "pr_compliance",
             "consult_again": "pr_consult_again"}
 _ALIASES = {"confidence_in_doctor": "confidence", "trust": "confidence",

@@ -19,7 +19,7 @@ from core.metrics.llmcall import (RAW_KEEP, Complete, JudgeInfo, call_text, key_
 from core.metrics.names import NO_REPORT
 from core.prompts import REPORT_JUDGE, REPORT_RUBRIC
 from core.metrics.stats import bootstrap_interval
-from core.transcript import Role, Transcript
+from core.transcript import FinalReport, Role, Transcript
 
 PARTS = ("symptoms", "examinations", "diagnostic_results", "rationale", "treatment_plan")
 GRADE_VALUES = {"A": 4, "B": 3, "C": 2, "D": 1}
@@ -57,11 +57,16 @@ def case_record(case: Case) -> str:
     return "\n".join(lines)
 
 
+def report_lines(report: FinalReport) -> list[str]:
+    """The report's non-empty parts as 'Label: text' lines."""
+    return [f"{_LABELS[k]}: {getattr(report, k)}" for k in PARTS if getattr(report, k)]
+
+
 def report_text(transcript: Transcript) -> str | None:
     """The doctor's report as labelled text: the structured report, else a report turn."""
     r = transcript.report
     if r is not None:
-        parts = [f"{_LABELS[k]}: {getattr(r, k)}" for k in PARTS if getattr(r, k)]
+        parts = report_lines(r)
         if parts:
             return "\n".join(parts)
     turns = [t.content for t in transcript.turns

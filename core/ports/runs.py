@@ -150,7 +150,8 @@ class ConsultationStore(Protocol):
 
 
 class MetricStore(Protocol):
-    """Metric values of consultations, one per (consultation, name)."""
+    """Metric values of consultations: one per (consultation, name), and the LLM-judged
+    ones (report score, patient ratings) one per (consultation, name, judge)."""
 
     def save_metrics(self, consultation_id: str, metrics: Metrics, *,
                      case_hash: str | None = None, cache_key: str | None = None) -> int:
@@ -172,9 +173,29 @@ class MetricStore(Protocol):
         these metrics) was computed on: what tells a stale value from a current one."""
         ...
 
-    def metric_keys(self, names: Iterable[str]) -> dict[str, dict[str, tuple[str | None, bool]]]:
-        """consultation → metric name → (cache key, whether the call failed) of each stored
-        value of these (LLM-based) metrics: what tells a value already paid for."""
+    def save_judged(self, consultation_id: str, judge: str, metrics: Metrics, *,
+                    case_hash: str | None = None, cache_key: str | None = None) -> int:
+        """Insert or replace this judge's value of each (LLM-judged) metric; another
+        judge's values are left as they are. Return how many."""
+        ...
+
+    def judged_values(self, consultation_ids: Iterable[str], names: Iterable[str],
+                      judges: Iterable[str] | None = None
+                      ) -> dict[str, dict[str, dict[str, tuple[float | None, dict[str, Any]]]]]:
+        """name → consultation → judge → (value, detail) of these consultations' judged
+        values (of these judges; all when None)."""
+        ...
+
+    def judged_keys(self, names: Iterable[str]
+                    ) -> dict[str, dict[str, dict[str, tuple[str | None, bool]]]]:
+        """consultation → judge → metric name → (cache key, whether the call failed) of each
+        stored judged value of these metrics: what tells a value already paid for."""
+        ...
+
+    def judge_activity(self, consultation_ids: Iterable[str], names: Iterable[str]
+                       ) -> dict[str, tuple[int, int, str]]:
+        """judge → (consultations it has a value for, of which defined, latest time it
+        computed one) among these consultations and metrics."""
         ...
 
 

@@ -115,6 +115,12 @@ class StudyStore(Protocol):
         """The doctor label of each of a study's transcripts (for the analysis only)."""
         ...
 
+    def report_grades(self, study_id: str) -> dict[str, dict[str, dict[str, int]]]:
+        """consultation → report judge (`bedside score`, `judge:MODEL#H`) → report part →
+        grade 1–4, of a study's transcripts (for the analysis only: a report judge compared
+        with the clinicians who graded the same reports)."""
+        ...
+
 
 class RatingStore(Protocol):
     """A rater's answers with their full history: saves, skips, undo, imports, progress."""

@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from core.prompts import (agenthospital_texts, bias_texts, collab_texts, fidelity_texts,
-                          image_texts, metric_texts, texts, tool_texts)
+                          image_texts, metric_texts, rjua_texts, texts, tool_texts)
 
 
 @dataclass(frozen=True)
@@ -85,6 +85,8 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("host-final/v1", collab_texts.HOST_FINAL),
         Prompt("revision/v1", collab_texts.REVISION),
         Prompt("revision-plain/v1", collab_texts.REVISION_PLAIN),
+        Prompt("rjua-reasoning/v1", rjua_texts.REASONING),
+        Prompt("rjua-qa/v1", rjua_texts.QA),
     )
 }
 # The bias paragraphs (`bias_texts`, added to a model agent's instructions by
@@ -107,6 +109,9 @@ AH_REWRITE = PROMPTS["ah-rewrite/v1"]
 REPORT_JUDGE = PROMPTS["metric-report-judge/v1"]
 PATIENT_RATING = PROMPTS["metric-patient-rating/v1"]
 ONE_STEP_DOCTOR = PROMPTS["metric-one-step-doctor/v1"]
+# RJUA's single-answer tasks (`core.solvers.rjua`).
+RJUA_REASONING = PROMPTS["rjua-reasoning/v1"]
+RJUA_QA = PROMPTS["rjua-qa/v1"]
 # The fidelity grader's prompts, by the role whose answers they check.
 FIDELITY_GRADER = {"patient": PROMPTS["fidelity-grader-patient/v1"],
                    "examiner": PROMPTS["fidelity-grader-examiner/v1"]}

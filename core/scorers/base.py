@@ -68,3 +68,34 @@ class OfflineScorer(Scorer, Protocol):
     def compute(self, case: Case, done: Finished) -> Scores:
         """Every value in `names`, without awaiting."""
         ...
+
+
+@dataclass(frozen=True)
+class TaskRow:
+    """One row a task gives in the results: a label, the metric it pools, and what its n
+    counts ('consultations' for a 0/1 verdict; for a share, what the detail's `hits` and
+    `of` count: tests ordered, required tests, treatment requirements)."""
+
+    label: str
+    metric: str
+    unit: str = "consultations"
+
+
+class TaskScorer(OfflineScorer, Protocol):
+    """The scorer of a task other than the interactive consultation: its values, and the
+    rows, title and legend its results table shows (`core.usecases.task_results`)."""
+
+    @property
+    def title(self) -> str:
+        """The heading of the task's table."""
+        ...
+
+    @property
+    def legend(self) -> str:
+        """What its rows mean, under the table."""
+        ...
+
+    @property
+    def rows(self) -> tuple[TaskRow, ...]:
+        """Its rows, in order."""
+        ...

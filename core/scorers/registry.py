@@ -14,9 +14,10 @@ from typing import Literal
 from core.config import AgentSpec
 from core.errors import InputError
 from core.llm import LLMClient
-from core.scorers.base import OfflineScorer, Scorer
+from core.scorers.base import Scorer, TaskScorer
 from core.scorers.llm import PatientReported, ReportGrade
 from core.scorers.offline import OfflineMetrics
+from core.scorers.rjua import RjuaQa, RjuaReasoning
 from core.scorers.tasks import AgentHospitalTasks
 from core.scorers.verdict import VerdictScorer
 
@@ -54,13 +55,26 @@ SCORERS: dict[str, ScorerEntry] = {e.name: e for e in (
                                                             llm)),
     ScorerEntry("agenthospital_tasks", "offline", "Agent Hospital: each task's verdict and "
                 "the seconds it took", lambda spec, llm: AgentHospitalTasks()),
+    ScorerEntry("rjua_reasoning", "offline", "RJUA diagnostic reasoning: precision and recall "
+                "of the tests ordered", lambda spec, llm: RjuaReasoning()),
+    ScorerEntry("rjua_qa", "offline", "RJUA single-turn QA: the diagnosis and the treatment "
+                "covered", lambda spec, llm: RjuaQa()),
 )}
 #: The scorer of each task other than the interactive consultation (its verdicts per task,
 #: stored with the offline metrics): a task's one line besides its solver's.
-TASK_SCORERS: dict[str, Callable[[], OfflineScorer]] = {"agenthospital": AgentHospitalTasks}
+TASK_SCORERS: dict[str, Callable[[], TaskScorer]] = {
+    "agenthospital": AgentHospitalTasks,
+    "rjua-reasoning": RjuaReasoning,
+    "rjua-qa": RjuaQa,
+}
 
 
-def task_scorer(task: str) -> OfflineScorer | None:
+def task_metric_names() -> tuple[str, ...]:
+    """Every value name the task scorers give (what the task rows read)."""
+    return tuple(dict.fromkeys(n for make in TASK_SCORERS.values() for n in make().names))
+
+
+def task_scorer(task: str) -> TaskScorer | None:
     """The offline scorer of a task's verdicts (None for the interactive consultation)."""
     make = TASK_SCORERS.get(task)
     return make() if make is not None else None

@@ -15,7 +15,7 @@ from __future__ import annotations
 from core.agenthospital.tasks import TASKS, Answers, correct, key_of
 from core.case import Case
 from core.metrics.base import undefined
-from core.scorers.base import Finished, Scores
+from core.scorers.base import Finished, Scores, TaskRow
 
 TASK_METRICS = tuple(f"task_{t}" for t in TASKS)
 SECONDS_METRICS = tuple(f"task_{t}_seconds" for t in TASKS)
@@ -27,6 +27,12 @@ class AgentHospitalTasks:
 
     name = "agenthospital_tasks"
     names: tuple[str, ...] = TASK_NAMES
+    title = "Agent Hospital tasks"
+    legend = ("task: examination (right when suitable for the patient), diagnosis (one of "
+              "eight), treatment (the level, right only with the right diagnosis); n: "
+              "finished consultations; not_reached: the doctor gave no answer to the task "
+              "(counted wrong); seconds: mean time on the task where recorded")
+    rows = tuple(TaskRow(t, f"task_{t}") for t in TASKS)
 
     def key(self, case: Case) -> str | None:
         """None: the values depend on the case content only."""

@@ -41,6 +41,7 @@ class SolverEntry:
     summary: str  # one line for help texts
     make: Callable[[dict[str, Any]], Solver]  # options (validated by the solver) → solver
     task: str | None = None  # the task it plays (None: a mode, such as the one-step bound)
+    doctors: tuple[str, ...] = ()  # the doctor kinds that can play it (empty: any)
 
 
 def _lazy(module: str, cls: str) -> Callable[[dict[str, Any]], Solver]:
@@ -67,6 +68,12 @@ SOLVERS: dict[str, SolverEntry] = {e.name: e for e in (
     SolverEntry(MEDAGENT_ZERO, "Agent Hospital's tasks by a doctor that learns over the run "
                 "(MedAgent-Zero: record library and experience base)",
                 _lazy("core.solvers.agenthospital", "MedAgentZeroSolver"), task=AGENTHOSPITAL),
+    SolverEntry("rjua-reasoning", "RJUA's diagnostic reasoning: from the patient's first "
+                "words, the tests to order", _lazy("core.solvers.rjua", "RjuaReasoningSolver"),
+                task="rjua-reasoning", doctors=("llm", "scripted")),
+    SolverEntry("rjua-qa", "RJUA's single-turn QA: the whole record, then the diagnosis and "
+                "treatment", _lazy("core.solvers.rjua", "RjuaQaSolver"), task="rjua-qa",
+                doctors=("llm", "scripted")),
 )}
 
 

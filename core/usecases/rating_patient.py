@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from core.config import AgentSpec
+from core.metrics.identity import own_patient
 from core.metrics.llmcall import Complete, JudgeInfo, spec_info
 from core.metrics.patient_reported import BIAS_PARAM
 from core.records.runs import ConsultationSummary
@@ -80,5 +81,5 @@ def own(make: Callable[[AgentSpec], Complete]) -> Resolver:
         key = spec.model_dump_json()
         if key not in made:
             made[key] = make(spec)
-        return made[key], with_bias(spec_info(spec), spec.bias)
+        return made[key], replace(with_bias(spec_info(spec), spec.bias), rater=own_patient())
     return resolve

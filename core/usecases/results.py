@@ -11,6 +11,7 @@ verdicts are left out of N. `summarise` is what `bedside run` prints at the end 
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +19,7 @@ from core.metrics.names import NO_CASE, ONE_STEP
 from core.ports.runs import RunsStore
 from core.metrics.base import Metrics
 from core.records.runs import BaselineRow, ConsultationSummary
+from core.usecases.judges import JudgeChoice
 from core.usecases.run_listing import settings_of
 
 # What a consultation row carries besides its own columns: its case's labels.
@@ -72,22 +74,43 @@ def with_factors(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict
     return rows
 
 
-def results_table(store: RunsStore, *, by: str | tuple[str, ...] = "model",
-                  run_id: str | None = None) -> list[dict[str, Any]]:
+def judged_metrics(store: RunsStore, ids: list[str], judges: Iterable[str] = ()
+                   ) -> tuple[dict[str, Metrics], JudgeChoice]:
+    """The stored metrics of these consultations, the LLM-judged ones from one judge of
+    each kind (`core.usecases.judges`: the one named in `judges`, else the only or the
+    busiest), and that choice."""
+    from core.usecases.judges import choose, chosen_values, with_judged
+
+    choice = choose(store, ids, judges)
+    metrics = metrics_by_consultation(store, ids)
+    return with_judged(metrics, chosen_values(store, ids, choice)), choice
+
+
+def results_report(store: RunsStore, *, by: str | tuple[str, ...] = "model",
+                   run_id: str | None = None, judges: Iterable[str] = ()
+                   ) -> tuple[list[dict[str, Any]], JudgeChoice]:
     """One row per (group, doctor): see `core.metrics.table.results_rows`. `by` is one
     key or several ('doctor_bias,max_turns', or a tuple): 'model', a case label or any
-    experimental factor (`core.factors.grouping_keys`)."""
+    experimental factor (`core.factors.grouping_keys`). Also the judges the report score
+    and the patient ratings come from (each row names them)."""
     from core.factors import parse_by
     from core.metrics.table import results_rows
-
+    from core.usecases.judges import label_rows
     from core.usecases.task_results import is_task
 
     keys = parse_by(by if isinstance(by, str) else ",".join(by))
     # The other tasks' consultations have rows of their own (`task_results`).
     rows = [r for r in with_factors(consultation_rows(store, run_id), keys) if not is_task(r)]
-    metrics = metrics_by_consultation(store, [r["id"] for r in rows
-                                              if r["status"] == "finished"])
-    return results_rows(rows, metrics, keys)
+    metrics, choice = judged_metrics(store, [r["id"] for r in rows
+                                             if r["status"] == "finished"], judges)
+    return label_rows(results_rows(rows, metrics, keys), choice), choice
+
+
+def results_table(store: RunsStore, *, by: str | tuple[str, ...] = "model",
+                  run_id: str | None = None, judges: Iterable[str] = ()
+                  ) -> list[dict[str, Any]]:
+    """The rows of `results_report`."""
+    return results_report(store, by=by, run_id=run_id, judges=judges)[0]
 
 
 def task_results(store: RunsStore, *, by: str | tuple[str, ...] = "model",
@@ -95,39 +118,49 @@ def task_results(store: RunsStore, *, by: str | tuple[str, ...] = "model",
     """The other tasks' rows (`core.usecases.task_results`): one per task, group, doctor
     and settings, from the stored task verdicts."""
     from core.factors import parse_by
-    from core.scorers.tasks import SECONDS_METRICS, TASK_METRICS
+    from core.scorers.registry import task_metric_names
     from core.usecases.task_results import is_task, task_rows
 
     keys = parse_by(by if isinstance(by, str) else ",".join(by))
     rows = [r for r in with_factors(consultation_rows(store, run_id), keys) if is_task(r)]
     done = [r["id"] for r in rows if r["status"] == "finished"]
-    metrics = store.metrics_by_consultation(done, (*TASK_METRICS, *SECONDS_METRICS)) \
-        if done else {}
+    metrics = store.metrics_by_consultation(done, task_metric_names()) if done else {}
     return task_rows(rows, metrics, keys)
 
 
-def consultation_table(store: RunsStore, *, run_id: str | None = None,
-                       ids: list[str] | None = None,
-                       by: str | tuple[str, ...] = ()) -> list[dict[str, Any]]:
-    """One row per consultation (not superseded) with every metric; `ids` restricts it.
-    The experimental factors among `by` are added to each row (as `results_table` reads
-    them), so a results row's consultations can be found by its group."""
+def consultation_report(store: RunsStore, *, run_id: str | None = None,
+                        ids: list[str] | None = None, judges: Iterable[str] = (),
+                        by: str | tuple[str, ...] = ()
+                        ) -> tuple[list[dict[str, Any]], JudgeChoice]:
+    """One row per consultation (not superseded) with every metric (the LLM-judged ones
+    from the chosen judges); `ids` restricts it. The experimental factors among `by` are
+    added to each row (as `results_table` reads them), so a results row's consultations
+    can be found by its group."""
     from core.factors import FACTORS
     from core.metrics.names import group_keys
     from core.metrics.table import consultation_rows as table_rows
+    from core.usecases.judges import label_rows
 
     rows = consultation_rows(store, run_id)
     if ids is not None:
         wanted = set(ids)
         rows = [r for r in rows if r["id"] in wanted]
-    out = table_rows(rows, metrics_by_consultation(store, [r["id"] for r in rows]))
+    metrics, choice = judged_metrics(store, [r["id"] for r in rows], judges)
+    out = label_rows(table_rows(rows, metrics), choice)
     keys = tuple(k for k in (group_keys(by) if by else ()) if k in FACTORS)
     if keys:
         factors = {r["id"]: r for r in with_factors(rows, keys)}
         for row in out:
             row.update({k: factors[row["consultation_id"]][k] for k in keys
                         if k in factors[row["consultation_id"]]})
-    return out
+    return out, choice
+
+
+def consultation_table(store: RunsStore, *, run_id: str | None = None,
+                       ids: list[str] | None = None, judges: Iterable[str] = (),
+                       by: str | tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The rows of `consultation_report`."""
+    return consultation_report(store, run_id=run_id, ids=ids, judges=judges, by=by)[0]
 
 
 def summarise(store: RunsStore, run_id: str, by: str = "model") -> list[dict[str, Any]]:

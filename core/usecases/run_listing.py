@@ -137,9 +137,9 @@ def _task_settings(described: dict[str, Any]) -> list[str]:
     """A task's solver in the words of the factors that chose it ('task agenthospital',
     'memory both'); [] for the default or a solver no task factor explains."""
     from core.factors import FACTORS
-    from core.solvers.registry import AGENTHOSPITAL, MEDAGENT_ZERO
+    from core.solvers.registry import INTERACTIVE, task_of
 
-    if described.get("solver") not in (AGENTHOSPITAL, MEDAGENT_ZERO):
+    if task_of(described.get("solver")) == INTERACTIVE:
         return []
     if set(described.get("solver_options") or {}) - {"arm"}:
         return []  # options the factors do not set: say them as they are

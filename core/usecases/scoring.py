@@ -18,37 +18,18 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from core.case import Case
-from core.errors import NotFoundError
 from core.metrics.base import Metrics, undefined
 from core.metrics.names import JOINT_NO_PATIENT
-from core.ports.runs import CaseStore, RunsStore
+from core.ports.runs import RunsStore
 from core.records.runs import ConsultationSummary
+from core.usecases.case_lookup import Finder, case_finder
 from core.usecases.rating_patient import Resolver, fixed
 
 log = logging.getLogger("bedside.metrics")
-Finder = Callable[[str], Case | None]
 Progress = Callable[[int, int, str, str], None]
 ONE_STEP_NO_PATIENT = "one-step mode: no consultation for a patient to rate"
 _ROLE_NAMES = {"judge": ("report_score",),
                "patient": ("pr_confidence", "pr_compliance", "pr_consult_again")}
-
-
-def case_finder(store: CaseStore) -> Finder:
-    """Look cases up in the store, then in the bundled library (loaded once, on demand)."""
-    bundled: dict[str, Case] = {}
-
-    def find(case_id: str) -> Case | None:
-        try:
-            return store.get_case(case_id)
-        except NotFoundError:
-            pass
-        if not bundled:
-            from core.caseio import load_bundled_cases
-
-            bundled.update({c.id: c for c in load_bundled_cases()})
-        return bundled.get(case_id)
-
-    return find
 
 
 def _cached(find: Finder) -> Callable[[str], tuple[Case, str] | None]:
@@ -130,20 +111,24 @@ class ScoreSummary(BaseModel):
 async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any = None,
                       judge_info: Any = None, patient: Any = None, patient_info: Any = None,
                       rating_patient: Resolver | None = None,
-                      recompute: bool = False, find_case: Finder | None = None,
-                      concurrency: int = 4, progress: Progress | None = None) -> ScoreSummary:
+                      rating_patient_name: str | None = None, recompute: bool = False,
+                      find_case: Finder | None = None, concurrency: int = 4,
+                      progress: Progress | None = None) -> ScoreSummary:
     """Grade the reports (`judge`) and collect the patient ratings of the finished
     consultations of a run (all runs when `run_id` is None).
 
     `judge` / `patient` are `core.metrics.llmcall.Complete` callables; None skips that
     metric. The patient rates as the consultation's patient, biases included; instead of a
     fixed `patient`, `rating_patient` says per consultation who rates, or why nobody does
-    (`core.usecases.rating_patient`). Each value is stored the moment it exists, with the
+    (`core.usecases.rating_patient`; `rating_patient_name` is the name its values are stored
+    under). Each value is stored the moment it exists, under its judge's name
+    (`core.metrics.identity`: another judge's values are never replaced) and with the
     cache key of (metric, model, parameters, prompt hash, case); a consultation whose stored
     key matches is skipped unless `recompute`, and failed calls are tried again next time. A
     failure is recorded per consultation and the others go on. `progress(done, total,
     consultation, what)` is called after each consultation.
     """
+    from core.metrics.identity import rating_patient as patient_name
     from core.metrics.llmcall import JudgeInfo
 
     get = _cached(find_case or case_finder(store))
@@ -155,13 +140,17 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
     rater = rating_patient or (fixed(patient, patient_info or JudgeInfo())
                                if patient is not None else None)
     judging = [("judge", judge, judge_info or JudgeInfo())] if judge is not None else []
+    if rating_patient_name is None and patient is not None:
+        info = patient_info or JudgeInfo()
+        rating_patient_name = patient_name(info.model, info.params)
     done = 0
 
     async def one(c: ConsultationSummary, case: Case, digest: str) -> None:
         nonlocal done
         async with gate:
             try:
-                mine = [*judging, *_rater(store, c, rater, digest, summary)]
+                mine = [*judging, *_rater(store, c, (rater, rating_patient_name), digest,
+                                          summary)]
                 what = await _score_one(store, c.id, case, digest, mine, keys.get(c.id, {}),
                                         recompute, summary)
             except Exception as err:  # isolate: this consultation fails, the others go on
@@ -176,51 +165,66 @@ async def compute_llm(store: RunsStore, *, run_id: str | None = None, judge: Any
     return summary
 
 
-def _rater(store: RunsStore, c: ConsultationSummary, rater: Resolver | None, digest: str,
+def _rater(store: RunsStore, c: ConsultationSummary,
+           rating: tuple[Resolver | None, str | None], digest: str,
            summary: ScoreSummary) -> list[tuple[str, Any, Any]]:
     """The patient role for one consultation, or none: nobody asked for ratings; no
-    patient in the consultation, or a patient that gives none (its three
-    values stored as undefined, with the reason). A one-step consultation, or a
-    collaboration's joint result, has no patient in it: nobody to rate the doctor."""
+    patient in the consultation, or a patient that gives none (its three values stored
+    as undefined, with the reason, under the rating patient's name). A one-step
+    consultation, or a collaboration's joint result, has no patient in it: nobody to rate
+    the doctor."""
+    rater, name = rating
     if rater is None:
         return []
     why = _no_patient(c)
     got = rater(c) if why is None else why
     if isinstance(got, str):
-        store.save_metrics(c.id, {n: undefined(got) for n in _ROLE_NAMES["patient"]},
-                           case_hash=digest)
+        store.save_judged(c.id, name or "patient:unknown",
+                          {n: undefined(got) for n in _ROLE_NAMES["patient"]},
+                          case_hash=digest)
         summary.no_rater += why is None
         return []
     return [("patient", *got)]
 
 
 def _stored_keys(store: RunsStore, ids: list[str]
-                 ) -> dict[str, dict[str, tuple[str | None, bool]]]:
-    """consultation → metric → (cache key, failed) of the stored LLM-based metrics."""
+                 ) -> dict[str, dict[str, dict[str, tuple[str | None, bool]]]]:
+    """consultation → judge → metric → (cache key, failed) of the stored judged values."""
     wanted = set(ids)
-    stored = store.metric_keys([n for role in _ROLE_NAMES.values() for n in role])
+    stored = store.judged_keys([n for role in _ROLE_NAMES.values() for n in role])
     return {cid: keys for cid, keys in stored.items() if cid in wanted}
+
+
+def judge_of(role: str, info: Any) -> str:
+    """The name a role's values are stored under (`core.metrics.identity`)."""
+    from core.metrics.identity import rating_patient, report_judge
+
+    if info.rater:
+        return str(info.rater)
+    make = report_judge if role == "judge" else rating_patient
+    return make(info.model, info.params)
 
 
 async def _score_one(store: RunsStore, cid: str, case: Case, digest: str,
                      roles: list[tuple[str, Any, Any]],
-                     stored: dict[str, tuple[str | None, bool]],
+                     stored: dict[str, dict[str, tuple[str | None, bool]]],
                      recompute: bool, summary: ScoreSummary) -> str:
-    """Run the roles still needed for one consultation; save each result at once."""
+    """Run the roles still needed for one consultation; save each result at once, under
+    its judge's name."""
     from core.metrics.compute import judge_report, llm_key, rate_by_patient
 
     transcript = store.get_transcript(cid)
     outcomes: list[str] = []
 
     async def run(role: str, complete: Any, info: Any) -> None:
-        key = llm_key(role, info, case)
-        names = _ROLE_NAMES[role]
-        if not recompute and all(stored.get(n, ("", True)) == (key, False) for n in names):
+        key, who = llm_key(role, info, case), judge_of(role, info)
+        names, mine = _ROLE_NAMES[role], stored.get(who, {})
+        if not recompute and all(mine.get(n, ("", True)) == (key, False) for n in names):
             outcomes.append("cached")
             return
         call = judge_report if role == "judge" else rate_by_patient
         got = await call(case, transcript, complete, info)
-        store.save_metrics(cid, got, case_hash=digest, cache_key=key)  # stored at once
+        store.save_judged(cid, who, got, case_hash=digest, cache_key=key)  # stored at once
         outcomes.append(_outcome_of(cid, got, summary))
 
     await asyncio.gather(*(run(*r) for r in roles))

@@ -1,9 +1,14 @@
 """Results of the tasks other than the interactive consultation (Agent Hospital's
-examination, diagnosis and treatment level): their per-task verdicts computed and stored,
-and one row per task, group, doctor and settings with the accuracy's Wilson 95 % interval.
+examination, diagnosis and treatment level; RJUA's diagnostic reasoning and single-turn QA):
+their values computed and stored by each task's scorer, and one row per row of the task
+(`TaskScorer.rows`), group, doctor and settings with a Wilson 95 % interval. A verdict row
+counts consultations; a share row (RJUA's test precision and recall, the treatment covered)
+pools the counts behind each value (tests ordered, relevant tests, requirements), its
+`unit` saying which.
 
 The rules are the results table's (`core.usecases.results`): only finished consultations
-are scored, a consultation whose task was not reached counts as wrong and in `not_reached`,
+are scored, a consultation whose task was not reached counts as wrong (verdict rows) and in
+`not_reached`,
 consultations played under different settings are never pooled (the `settings` column, as
 `bedside runs` names them), and the interactive consultation's rows never hold a task's
 consultations (`is_task`).
@@ -19,11 +24,11 @@ from core.metrics.stats import wilson_interval
 from core.metrics.table import doctor_label, group_of, natural
 from core.ports.runs import RunsStore
 from core.records.runs import ConsultationSummary
-from core.scorers.base import Finished
+from core.scorers.base import Finished, TaskRow
 from core.solvers.registry import INTERACTIVE, task_of
 
 TASK_FIELDS = ("task", "doctor", "settings", "n", "correct", "accuracy", "ci_low", "ci_high",
-               "not_reached", "failed", "mean_seconds")
+               "not_reached", "failed", "mean_seconds", "unit", "suite")
 
 
 def task_of_config(config: Any) -> str:
@@ -41,10 +46,13 @@ def is_task(row: dict[str, Any] | ConsultationSummary) -> bool:
 def compute_task_metrics(store: RunsStore, *, run_id: str | None = None,
                          recompute: bool = False) -> int:
     """Store the task verdicts of finished task consultations that lack them or whose case
-    changed since; how many were scored."""
+    changed since; how many were scored. Cases are the store's, else the bundled library's
+    (RJUA's tasks are played on both)."""
     from core.caseio import case_hash
-    from core.errors import NotFoundError
     from core.scorers.registry import task_scorer
+    from core.usecases.case_lookup import case_finder
+
+    find = case_finder(store)
 
     done = 0
     stored: dict[str, dict[str, dict[str, str | None]]] = {}
@@ -55,9 +63,8 @@ def compute_task_metrics(store: RunsStore, *, run_id: str | None = None,
             continue
         if task not in stored:
             stored[task] = store.metric_hashes(scorer.names)
-        try:
-            case = store.get_case(c.case_id)
-        except NotFoundError:
+        case = find(c.case_id)
+        if case is None:
             continue
         digest = case_hash(case)
         hashes = stored[task].get(c.id, {})
@@ -73,39 +80,49 @@ def compute_task_metrics(store: RunsStore, *, run_id: str | None = None,
 
 def task_rows(rows: list[dict[str, Any]], metrics: dict[str, Metrics],
               keys: tuple[str, ...]) -> list[dict[str, Any]]:
-    """One row per task, group, doctor and settings of task consultation rows (with the
-    group keys' values on them) and their stored task metrics."""
+    """One row per task row (the task scorer's `rows`), group, doctor and settings of task
+    consultation rows (with the group keys' values on them) and their stored task metrics."""
+    from core.scorers.registry import task_scorer
+
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = defaultdict(list)
     for r in rows:
-        groups[(group_of(r, keys), doctor_label(r), r.get("settings") or "")].append(r)
+        groups[(task_of_config(r.get("config")), group_of(r, keys), doctor_label(r),
+                r.get("settings") or "")].append(r)
     out = []
-    for (values, doctor, settings), members in sorted(
-            groups.items(), key=lambda kv: (*(natural(v) for v in kv[0][0]), kv[0][1],
-                                            kv[0][2])):
-        for task in ("examination", "diagnosis", "treatment"):
-            out.append(_row(task, dict(zip(keys, values, strict=True)), doctor, settings,
-                            members, metrics))
+    for (suite, values, doctor, settings), members in sorted(
+            groups.items(), key=lambda kv: (kv[0][0], *(natural(v) for v in kv[0][1]),
+                                            kv[0][2], kv[0][3])):
+        scorer = task_scorer(suite)
+        for spec in scorer.rows if scorer is not None else ():
+            out.append({**_row(spec, dict(zip(keys, values, strict=True)), doctor, settings,
+                               members, metrics), "suite": suite})
     return out
 
 
-def _row(task: str, group: dict[str, str], doctor: str, settings: str,
+def _row(spec: TaskRow, group: dict[str, str], doctor: str, settings: str,
          members: list[dict[str, Any]], metrics: dict[str, Metrics]) -> dict[str, Any]:
+    """A verdict row (unit 'consultations') counts consultations, one not reached counted
+    wrong; a share row pools its values' `hits` over their `of` (tests, requirements), one
+    not reached adding nothing to them."""
     finished = [r for r in members if r["status"] == "finished"]
     got = [metrics.get(r["id"], {}) for r in finished]
-    values = [m.get(f"task_{task}", (None, {}))[0] for m in got]
-    decided = [m for m in got if f"task_{task}" in m]
-    not_reached = sum(1 for m in decided if m[f"task_{task}"][0] is None)
-    n = len(decided)
-    correct = sum(1 for v in values if v == 1.0)
+    decided = [m[spec.metric] for m in got if spec.metric in m]
+    not_reached = sum(1 for value, _ in decided if value is None)
+    if spec.unit == "consultations":
+        n, correct = len(decided), sum(1 for value, _ in decided if value == 1.0)
+    else:
+        n = sum(int(d.get("of", 0)) for value, d in decided if value is not None)
+        correct = sum(int(d.get("hits", 0)) for value, d in decided if value is not None)
     ci = wilson_interval(correct, n) if n else None
     seconds = [float(v) for m in got
-               if (v := m.get(f"task_{task}_seconds", (None, {}))[0]) is not None]
-    return {"task": task, **group, "doctor": doctor, "settings": settings, "n": n,
+               if (v := m.get(f"{spec.metric}_seconds", (None, {}))[0]) is not None]
+    return {"task": spec.label, **group, "doctor": doctor, "settings": settings, "n": n,
             "correct": correct, "accuracy": correct / n if n else None,
             "ci_low": ci[0] if ci else None, "ci_high": ci[1] if ci else None,
             "not_reached": not_reached,
             "failed": sum(r["status"] in ("failed", "abandoned") for r in members),
-            "mean_seconds": sum(seconds) / len(seconds) if seconds else None}
+            "mean_seconds": sum(seconds) / len(seconds) if seconds else None,
+            "unit": spec.unit}
 
 
 def score_consultation(store: RunsStore, consultation_id: str) -> Metrics:
@@ -114,11 +131,16 @@ def score_consultation(store: RunsStore, consultation_id: str) -> Metrics:
     from core.caseio import case_hash
     from core.scorers.registry import task_scorer
 
+    from core.errors import NotFoundError
+    from core.usecases.case_lookup import case_finder
+
     c = store.get_consultation(consultation_id)
     scorer = task_scorer(task_of_config(c.config))
     if scorer is None:
         return {}
-    case = store.get_case(c.case_id)
+    case = case_finder(store)(c.case_id)
+    if case is None:
+        raise NotFoundError(f"no case '{c.case_id}'")
     values = scorer.compute(case, Finished(store.get_transcript(c.id),
                                            str(c.config.get("solver", INTERACTIVE)), c.id))
     store.save_metrics(c.id, values, case_hash=case_hash(case))

@@ -1,4 +1,5 @@
-"""`bedside analyze --study S` and `bedside agreement FILE.csv`: agreement reports. Headless.
+"""`bedside analyze --study S`, `bedside agreement FILE.csv` and `bedside analyze-judges`:
+agreement reports. Headless.
 
 Both build the same report (`annotation.analysis.report`): inter-rater agreement per item,
 judge-versus-human validation per item and over all items pooled, when a judge is named (or,
@@ -73,6 +74,28 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
     _outputs(p)
     add_db(p)
     p.set_defaults(func=analyze)
+    p = sub.add_parser("analyze-judges", help="agreement between the report judges of "
+                       "bedside score, part by part",
+                       description="How far the LLM judges that graded the same final "
+                       "reports (bedside score --judge, once per judge) agree: per report "
+                       "part, percent agreement, Krippendorff's alpha, Cohen's kappa per "
+                       "pair (unweighted, linear, quadratic), with each judge's mean score.")
+    p.add_argument("--run", metavar="RUN", default=None,
+                   help="only this run's consultations (id or name; default: every run)")
+    p.add_argument("--judge", metavar="NAME", action="append", default=[],
+                   help="compare only these judges (two or more; whole name, or model); "
+                   "default: every report judge")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print the report as JSON")
+    out.add_argument("--markdown", action="store_true", help="print the report as Markdown")
+    p.add_argument("--bootstrap", type=_argtype(parse_bootstrap), default=DEFAULT_BOOTSTRAP,
+                   metavar="N", help=f"bootstrap resamples for alpha's 95%% interval, 0 to "
+                   f"{MAX_BOOTSTRAP} (default {DEFAULT_BOOTSTRAP})")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default 0)")
+    p.add_argument("--full", action="store_true", help="also every statistic of every part "
+                   "(Fleiss' kappa, alpha at each level, ICC), as bedside analyze prints them")
+    add_db(p)
+    p.set_defaults(func=analyze_judges)
 
 
 def _print(report: dict[str, Any], args: argparse.Namespace) -> None:
@@ -174,4 +197,22 @@ def analyze(args: argparse.Namespace) -> int:
     report = study_report(open_study_store(args.db), args.study, judge=args.judge,
                           n_boot=args.bootstrap, seed=args.seed, epsilon=args.epsilon)
     _print(report.model_dump(), args)
+    return 0
+
+
+def analyze_judges(args: argparse.Namespace) -> int:
+    """The report judges' agreement on the report grades (exit 2 with fewer than two)."""
+    from annotation.judges import judges_report, render_judges
+    from db.store import open_store
+
+    store = open_store(getattr(args, "db", None))
+    run_id = store.get_run(args.run).id if args.run else None
+    report = judges_report(store, run_id=run_id, judges=args.judge, n_boot=args.bootstrap,
+                           seed=args.seed)
+    if args.json:
+        print(json.dumps(report, ensure_ascii=False, indent=2))
+    else:
+        from tui.text.safe import sanitize
+
+        print(sanitize(render_judges(report, markdown=args.markdown, full=args.full)), end="")
     return 0

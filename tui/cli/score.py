@@ -83,11 +83,28 @@ def _progress(done: int, total: int, cid: str, what: str) -> None:
     print(f"[{done}/{total}] {cid}: {what}", file=sys.stderr, flush=True)
 
 
+def _names(roles: dict[str, Any]) -> list[tuple[str, str]]:
+    """(what, the judge's name its values are stored under) of each role asked for."""
+    from core.metrics.identity import rating_patient, report_judge
+
+    out = []
+    if "judge_info" in roles:
+        info = roles["judge_info"]
+        out.append(("report grades", report_judge(info.model, info.params)))
+    if "rating_patient_name" in roles:
+        out.append(("patient ratings", roles["rating_patient_name"]))
+    elif "patient_info" in roles:
+        info = roles["patient_info"]
+        out.append(("patient ratings", rating_patient(info.model, info.params)))
+    return out
+
+
 def score(args: argparse.Namespace) -> int:
     """Score the run; exit 0, or 1 when some consultation failed (the rest are stored)."""
     _check(args)
     from core.llm import LLMClient
     from core.agents.llm_agents import complete_from_spec
+    from core.metrics.identity import own_patient
     from core.metrics.llmcall import spec_info
     from core.usecases.rating_patient import OWN, own
     from core.usecases.scoring import compute_llm
@@ -101,12 +118,15 @@ def score(args: argparse.Namespace) -> int:
                                ("patient", args.rating_patient, "--rating-patient")):
         if model == OWN and name == "patient":
             roles["rating_patient"] = own(lambda spec: complete_from_spec(spec, client))
+            roles["rating_patient_name"] = own_patient()
         elif model:
             spec = _spec(model, field, args)
             roles[name], roles[f"{name}_info"] = complete_from_spec(spec, client), spec_info(spec)
     summary = asyncio.run(compute_llm(store, run_id=run_id, recompute=args.recompute,
                                       concurrency=args.concurrency, progress=_progress,
                                       **roles))
+    for what, name in _names(roles):
+        print(f"{what} stored as {name}")
     for cid, reason in summary.failures:
         print(f"bedside: {cid}: {reason}", file=sys.stderr)
     print(f"{summary.total} consultations: {summary.scored} scored, {summary.skipped} "

@@ -107,6 +107,8 @@ def sheet_markdown(sheet: Any, csv_name: str) -> str:
             out += ["### Case record", "", fenced(ref.patient), "", fenced(ref.findings), ""]
             if ref.truth:
                 out += [f"Correct diagnosis: {plain(ref.truth)}", ""]
+            if ref.treatment:
+                out += [f"Record's treatment: {plain(ref.treatment)}", ""]
         out += ["### Transcript", ""]
         for turn in t.item.turns:
             out += [f"**{plain(turn.who)}**, turn:{turn.index} "

@@ -1,19 +1,15 @@
 """The task results as plain text (`bedside results`, `bedside run`'s summary, the app):
-one line per task, group, doctor and settings — accuracy with its Wilson 95 % interval,
-how many did not reach the task, and the mean seconds a task took (a physician's form)."""
+one table per task (Agent Hospital's, RJUA's), one line per row of the task, group, doctor
+and settings — accuracy (or a pooled share) with its Wilson 95 % interval, how many did not
+reach the task, and the mean seconds a task took (a physician's form)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from core.metrics.names import group_keys
 from tui.text.safe import sanitize
-
-LEGEND = ("task: examination (right when suitable for the patient), diagnosis (one of "
-          "eight), treatment (the level, right only with the right diagnosis); n: finished "
-          "consultations; not_reached: the doctor gave no answer to the task (counted "
-          "wrong); seconds: mean time on the task where recorded")
-
 
 def _pct(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
@@ -31,19 +27,29 @@ def task_cells(row: dict[str, Any], keys: tuple[str, ...]) -> list[str]:
             "-" if seconds is None else f"{seconds:.1f}"]
 
 
-def task_header(keys: tuple[str, ...]) -> list[str]:
-    """The column headers."""
+def task_header(keys: tuple[str, ...], measure: str = "accuracy") -> list[str]:
+    """The column headers (`measure`: 'accuracy' for verdicts, 'share' for pooled shares)."""
     return [*(k for k in keys if k not in ("model", "doctor")), "task", "doctor", "settings",
-            "n", "accuracy", "accuracy_ci", "not_reached", "failed", "seconds"]
+            "n", measure, f"{measure}_ci", "not_reached", "failed", "seconds"]
 
 
 def format_task_table(rows: list[dict[str, Any]], by: str | tuple[str, ...] = "model") -> str:
-    """The rows as an aligned table with its legend ('' when there are none)."""
-    if not rows:
-        return ""
+    """The rows as aligned tables, one per task with its title and legend (the task's
+    scorer's), '' when there are none."""
+    from core.scorers.registry import task_scorer
+
     keys = group_keys(by)
-    table = [task_header(keys), *(task_cells(r, keys) for r in rows)]
-    widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
-             for r in table]
-    return "\n".join(["-- Agent Hospital tasks --", *lines, "", LEGEND])
+    blocks = []
+    for suite in dict.fromkeys(r.get("suite", "agenthospital") for r in rows):
+        mine = [r for r in rows if r.get("suite", "agenthospital") == suite]
+        scorer = task_scorer(suite)
+        measure = "accuracy" if all(r.get("unit", "consultations") == "consultations"
+                                    for r in mine) else "share"
+        table = [task_header(keys, measure), *(task_cells(r, keys) for r in mine)]
+        widths = [max(len(r[i]) for r in table) for i in range(len(table[0]))]
+        lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip()
+                 for r in table]
+        title = scorer.title if scorer is not None else suite
+        legend = textwrap.wrap(scorer.legend, 120) if scorer is not None else []
+        blocks.append("\n".join([f"-- {title} --", *lines, "", *legend]))
+    return "\n\n".join(blocks)

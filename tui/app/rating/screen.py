@@ -211,6 +211,9 @@ class RatingScreen(Screen[None]):
         if ref.truth:
             text.append("\n\nCorrect diagnosis: ", style="bold")
             text.append_text(literal(ref.truth))
+        if ref.treatment:
+            text.append("\n\nRecord's treatment: ", style="bold")
+            text.append_text(literal(ref.treatment))
         return Collapsible(Static(text, markup=False), title="Case record (r)",
                            collapsed=True, id="reference")
 

@@ -88,6 +88,10 @@ def metric_lines(consultation: dict[str, Any]) -> Text:
     out.append_text(literal(consultation.get("case_id") or "?"))
     out.append(" · diagnosis: ")
     out.append_text(literal(consultation.get("diagnosis") or "(none)"))
+    for field in ("report_judge", "rating_patient"):  # whose LLM-judged values these are
+        if consultation.get(field):
+            out.append(f"\n{field:<26}", style="dim")
+            out.append_text(literal(str(consultation[field])))
     for name in ALL_METRICS:
         value = consultation.get(name)
         out.append(f"\n{public_name(name):<26}", style="dim")

@@ -40,7 +40,7 @@ TEXT_FIELDS: list[tuple[str, str, str, str]] = [
     ("cases", "Cases", "any; * wildcards", ""),
     ("end_reasons", "End reasons", "any, e.g. diagnosis", ""),
     ("sample", "Sample n", "all", ""),
-    ("rubric", "Rubric file", "default rubric", ""),
+    ("rubric", "Rubric", "default; aihospital-report, or a file", ""),
 ]
 ROWS = [("name",), ("raters",), ("overlap", "calibration", "seed"), ("sources", "models"),
         ("cases", "end_reasons"), ("sample", "rubric")]
@@ -101,6 +101,7 @@ def build_definition(values: dict[str, Any]) -> StudyDefinition:
     """Validate the form's raw values into a StudyDefinition; InputError names the field."""
     from pydantic import ValidationError
 
+    from annotation.rubric_default import is_builtin
     from annotation.study import StudyDefinition
 
     data: dict[str, Any] = {
@@ -117,8 +118,9 @@ def build_definition(values: dict[str, Any]) -> StudyDefinition:
     data["select"]["sample"] = _int(values.get("sample", ""), "sample", optional=True)
     if len(set(data["raters"])) != len(data["raters"]):
         raise InputError("rater names must be unique", field="raters")
-    if str(values.get("rubric", "")).strip():
-        data["rubric"] = load_rubric(str(values["rubric"]).strip())
+    rubric = str(values.get("rubric", "")).strip()
+    if rubric:  # a built-in rubric by name, else a rubric file
+        data["rubric"] = rubric if is_builtin(rubric) else load_rubric(rubric)
     try:
         return StudyDefinition.model_validate(data)
     except ValidationError as err:

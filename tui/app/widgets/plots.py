@@ -146,3 +146,34 @@ def _order(label: str) -> tuple[int, float, str]:
         return (0, float(label), label)
     except ValueError:
         return (1, 0.0, label)
+
+
+MARKERS = ("●", "▲", "■", "◆", "x", "+", "o", "*")
+
+
+def group_scatter(groups: dict[str, Sequence[tuple[float, float]]], *,
+                  lines: dict[str, tuple[float, float]] | None = None, width: int = 60,
+                  height: int = 16, title: str = "", xlabel: str = "x",
+                  ylabel: str = "y") -> str:
+    """Scatter of several groups' (x, y) points, one marker each (named in a key line
+    under the plot, since the text has no colour), with each group's fitted line
+    y = a + b·x (`lines`: group → (a, b)) over its own x range."""
+    data = {g: _finite(p) for g, p in groups.items()}
+    data = {g: p for g, p in data.items() if p}
+    if not data:
+        return _empty(title, "no consultation has both values")
+    marks = {g: MARKERS[i % len(MARKERS)] for i, g in enumerate(data)}
+
+    def draw(fig: Any) -> None:
+        for g, pts in data.items():
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            if lines and g in lines and min(xs) < max(xs):
+                a, b = lines[g]
+                ends = [min(xs), max(xs)]
+                fig.draw(fig.signal(ends, [a + b * x for x in ends], marker="dot").lines(True))
+            fig.draw(fig.signal(xs, ys, marker=marks[g]).lines(False))
+        fig.label(xlabel, axis="x")
+        fig.label(ylabel, axis="y")
+
+    key = "  ".join(f"{marks[g]} {g}" for g in data)
+    return _render(width, height, title, draw) + "\n" + key
