@@ -24,7 +24,8 @@ A day, in order:
 6. whoever is still queued waits for tomorrow (`registration` waits).
 Patients whose follow-up falls after the last day are still convalescing at the end;
 those still queued are still waiting. Every event has the next `seq`; nothing in the
-order depends on timing, so the same seed and doctors give the same events.
+order depends on timing, so the same seed and doctors give the same events (`pace` only
+slows the simulation down, for watching it).
 """
 
 from __future__ import annotations
@@ -147,9 +148,11 @@ class Hospital:
     """One simulation (see the module docstring)."""
 
     def __init__(self, kb: KnowledgeBase, plan: Plan, nurse: Nurse, consultant: Consultant,
-                 sink: HospitalSink, opened: dict[str, Any] | None = None) -> None:
+                 sink: HospitalSink, opened: dict[str, Any] | None = None,
+                 pace: float = 0.0) -> None:
         self.kb, self.plan, self.nurse, self.consultant = kb, plan, nurse, consultant
         self.sink, self.opened = sink, dict(opened or {})
+        self.pace = pace  # seconds before each consultation (to watch it live)
         self.seq = 0
         self.queues: dict[str, deque[_InCare]] = {d: deque() for d in IDS}
         self.home: dict[int, list[_InCare]] = {}  # follow-up day → patients
@@ -248,6 +251,9 @@ class Hospital:
             cid = new_id("c-")
             self._emit(day, "consultation", "seen", care, dept, consultation_id=cid,
                        doctor=self.consultant.doctor(dept), days_waited=day - care.queued_day)
+            # The offline doctors never wait: give the loop its turn (a live screen, a
+            # Ctrl+C) at each consultation, and the watcher the pace asked for.
+            await asyncio.sleep(self.pace)
             case_id = visit_case_id(self.kb, self.plan.seed, care.onset.resident, care.visit,
                                   care.person)
             got = await self.consultant.consult(

@@ -153,9 +153,11 @@ async def run_hospital(store: HospitalStore, s: HospitalSettings, *, origin: str
                        sink: HospitalSink | None = None, llm: LLMClient | None = None,
                        human_input: HumanInput | None = None,
                        cancel_event: asyncio.Event | None = None,
-                       on_run: Callable[[str], None] | None = None) -> HospitalRun:
+                       on_run: Callable[[str], None] | None = None,
+                       pace: float = 0.0) -> HospitalRun:
     """Simulate and record one hospital (see the module docstring); `on_run` hears the run
-    id as soon as it exists."""
+    id as soon as it exists; `pace` seconds are waited before each consultation (to watch
+    it live)."""
     kb = bundled_kb()
     check_routes(kb)
     cfgs = configs(s)
@@ -175,7 +177,7 @@ async def run_hospital(store: HospitalStore, s: HospitalSettings, *, origin: str
     status = "failed"
     try:
         status = await Hospital(kb, plan, nurse, consultant, recorder,
-                                _opened(s, kb, nurse, cfgs)).run()
+                                _opened(s, kb, nurse, cfgs), pace=pace).run()
     except asyncio.CancelledError:
         status = "interrupted"
         raise

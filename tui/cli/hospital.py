@@ -49,6 +49,9 @@ def register(sub: argparse._SubParsersAction, add_db: Callable[..., None]) -> No
                    "infectious, emergency, oncology) or 'all'; repeat for several")
     p.add_argument("--memory", metavar="ARM", help="what a learning doctor keeps: records, "
                    "experience or both (default)")
+    p.add_argument("--pace", type=float, metavar="SECONDS", help="wait this long before "
+                   "each consultation, to watch the hospital live in the app (o at home) "
+                   "from another terminal (default 0)")
     p.add_argument("--name", help="a name for the run")
     p.add_argument("--json", action="store_true", help="print the metrics as JSON "
                    "(triage_accuracy, examination_accuracy, diagnosis_accuracy, "
@@ -102,14 +105,15 @@ class _Progress:
                   flush=True)
 
 
-async def _execute(store: Any, s: Any) -> Any:
+async def _execute(store: Any, s: Any, pace: float) -> Any:
     from core.llm import LLMClient
     from core.usecases.hospital import run_hospital
 
     from tui.cli.signals import cancel_on_signals
 
     cancel_on_signals()
-    return await run_hospital(store, s, sink=_Progress(), llm=LLMClient(stream=False))
+    return await run_hospital(store, s, sink=_Progress(), llm=LLMClient(stream=False),
+                              pace=pace)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -117,9 +121,14 @@ def run(args: argparse.Namespace) -> int:
     from db.store import open_store
 
     s = _settings(args)  # checked before anything is written
+    pace = args.pace or 0.0
+    if not 0 <= pace <= 60:
+        from core.errors import InputError
+
+        raise InputError(f"must be from 0 to 60 seconds (got {pace:g})", field="--pace")
     store = open_store(getattr(args, "db", None))
     try:
-        result = asyncio.run(_execute(store, s))
+        result = asyncio.run(_execute(store, s, pace))
     except (KeyboardInterrupt, asyncio.CancelledError):
         print("bedside: interrupted; every event and consultation so far is stored "
               "(`bedside hospital show` reports it)", file=sys.stderr)

@@ -116,3 +116,31 @@ def report(m: dict[str, Any], days: list[dict[str, Any]], opened: dict[str, Any]
                      f"({len(days[0]['checks']) if days else 0} checks a day hold)"
                      + ("; the last day was cut short" if len(whole) < len(days) else ""))
     return "\n".join(parts)
+
+
+def event_line(e: Any, names: dict[str, str] | None = None) -> str:
+    """One event as the live screen's log shows it, e.g.
+    'd3 r0012 v2 triage: sent to Emergency (right: emergency)'."""
+    d = e.detail
+    dept = (names or {}).get(e.department or "", e.department or "")
+    said = {
+        "ill": lambda: f"fell ill: {d.get('who')}, {d.get('disease')} ({d.get('level')})",
+        "sent": lambda: f"sent to {dept}" + ("" if d.get("correct") else
+                                             f" (right: {d.get('right')})"),
+        "queued": lambda: f"queued at {dept}, number {d.get('position')}",
+        "waits": lambda: f"waits at {dept} (day {d.get('days_waited')} in the queue)",
+        "seen": lambda: f"seen in {dept} by {d.get('doctor')}",
+        "answered": lambda: f"{d.get('answer') or 'no answer'} — "
+                            f"{'right' if d.get('correct') else 'wrong'}",
+        "prescribed": lambda: f"{d.get('disease')}, {d.get('level')}",
+        "nothing": lambda: "nothing prescribed",
+        "home": lambda: f"home until day {d.get('until')}",
+        "improved": lambda: f"improved ({d.get('level')})",
+        "worsened": lambda: f"worse: {d.get('level')} → {d.get('now')}, back to triage",
+        "recovered": lambda: f"recovered after {d.get('days')} days",
+    }.get(e.what)
+    if e.patient is None:
+        return f"day {e.day}: hospital {e.what}" + (f" ({d['status']})" if "status" in d
+                                                     else "")
+    text = said() if said is not None else e.what
+    return sanitize(f"d{e.day} {e.patient} v{e.visit} {e.station}: {text}")
