@@ -80,3 +80,28 @@ def test_a_triage_reply_that_names_no_department_is_said_and_fails_the_command(
     assert code == 1
     assert "3 triage call(s) failed or named no department" in err
     assert "every patient is accounted for" in out
+
+
+def test_a_failed_consultation_is_counted_the_patient_goes_on_and_the_command_fails(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = str(tmp_path / "h.db")
+
+    def broken(body: dict, n: int) -> str | None:
+        return "500" if _role(body) == "ah-diagnosis" else None
+
+    with FakeOpenAIServer(fault_rule=broken) as server:
+        code = main(["hospital", "--db", db, "--residents", "4", "--days", "3", "--onset", "1",
+                     "--doctor", "all=openai/doctor", "--retries", "0",
+                     "--api-base", server.base_url, "--json"])
+    out, err = capsys.readouterr()
+    got = json.loads(out)
+    assert "8 consultation(s) failed" in err
+    assert code == 1 and got["failed_consultations"] == got["consultations"] == 4 + 4
+    assert got["balanced"] and got["revisits"] == 4  # no prescription: all come back worse
+    store = open_store(db)
+    events = store.hospital_events(got["run"])
+    failed = [e for e in events if e.station == "diagnosis"]
+    assert all(e.detail["answer"] is None and "server error" in e.detail["failed"]
+               for e in failed)
+    assert all(e.what == "nothing" for e in events if e.station == "dispensary")
+    assert {r.status for r in store.list_consultations(run_id=got["run"])} == {"failed"}
