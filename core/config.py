@@ -95,7 +95,7 @@ _AS_BEFORE: dict[str, Any] = {"response_format": "text", "script": None, "script
 #: The same for ConsultationConfig.
 _CONFIG_AS_BEFORE: dict[str, Any] = {"solver": "interactive", "solver_options": {},
                                      "images": "upfront", "protocol": "agentclinic",
-                                     "intent_end": False}
+                                     "intent_end": False, "department": None}
 
 
 def _omit_as_before(data: Any, as_before: dict[str, Any]) -> Any:
@@ -141,6 +141,9 @@ class ConsultationConfig(BaseModel):
     intent_end: bool = Field(False, description="RJUA's intent recognition: a doctor message "
                              "that states a diagnosis or a treatment ends the consultation "
                              "without the DIAGNOSIS READY marker (`core.intent`).")
+    department: str | None = Field(None, description="The department of the simulated "
+                                   "hospital whose doctor played it (`bedside hospital`, "
+                                   "`core.hospital.departments`); None outside the hospital.")
 
     @model_serializer(mode="wrap")
     def _omit_later_defaults(self, handler: SerializerFunctionWrapHandler) -> Any:

@@ -349,11 +349,18 @@ FACTORS: dict[str, Factor] = {f.name: f for f in (
 # tagged) and the case's labels.
 CASE_KEYS = ("source", "specialty", "language")
 GROUP_KEYS = ("model", *CASE_KEYS)
+#: Keys read from a consultation's stored configuration that are no `bedside run` option:
+#: set by what played the consultation (the whole hospital's department, `bedside
+#: hospital`); 'none' for a consultation played elsewhere.
+CONFIG_LABELS: dict[str, Callable[[Described], str]] = {
+    "department": lambda described: str(described.get("department") or "none"),
+}
 
 
 def grouping_keys() -> tuple[str, ...]:
     """Every key `bedside results --by` takes."""
-    return (*GROUP_KEYS, *(name for name in FACTORS if name not in GROUP_KEYS))
+    return (*GROUP_KEYS, *(name for name in FACTORS if name not in GROUP_KEYS),
+            *CONFIG_LABELS)
 
 
 def parse_by(text: str) -> tuple[str, ...]:
@@ -368,10 +375,13 @@ def parse_by(text: str) -> tuple[str, ...]:
 
 
 def read_value(name: str, described: Described | None) -> str:
-    """A factor's value (as text) in a stored configuration description; 'unknown' for a
-    consultation stored without one (an imported transcript)."""
+    """A factor's (or a `CONFIG_LABELS` key's) value as text in a stored configuration
+    description; 'unknown' for a consultation stored without one (an imported
+    transcript)."""
     if not described or "config_key" not in described and "doctor" not in described:
         return UNKNOWN
+    if name in CONFIG_LABELS:
+        return CONFIG_LABELS[name](described)
     return FACTORS[name].read(described)
 
 

@@ -251,3 +251,17 @@ def m320_judged_metrics(db: Database) -> None:
     )
     db.table("judged_metrics").create_index(["judge"])
     migrate_judged_rows(db)
+# --- The whole hospital (issue 15): m550_* ---
+
+
+@migrations()
+def m550_hospital(db: Database) -> None:
+    """The whole hospital's events (`bedside hospital`): one row per event of a run — its
+    sequence number, day, patient and visit, station, what happened, the department, the
+    consultation it started (if any) and the rest as JSON."""
+    db.table("hospital_events").create(
+        {"run_id": str, "seq": int, "day": int, "patient": str, "visit": int, "station": str,
+         "what": str, "department": str, "consultation_id": str, "detail": str},
+        pk=("run_id", "seq"),
+        foreign_keys=[("run_id", "runs", "id")],
+    )

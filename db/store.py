@@ -20,6 +20,7 @@ from core.events import EventSink
 from core.fidelity.models import AnswerFinding
 from core.metrics.base import Metrics
 from core.ports.agenthospital import EvolutionStore
+from core.ports.hospital import HospitalStore
 from core.ports.fidelity import FidelityRunsStore
 from core.records.fidelity import GraderRecord, StoredGrade
 from core.records.tools import CorpusDocument, NewDocument, NotebookVersion, Passage
@@ -28,6 +29,7 @@ from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary,
 from core.transcript import Transcript
 from db import cases as case_repo
 from db.agenthospital import EvolutionRepository
+from db.hospital import HospitalRepository
 from db import consultations as consultation_repo
 from db import corpus as corpus_repo
 from db import fidelity as fidelity_repo
@@ -37,11 +39,12 @@ from db import runs as run_repo
 from db.connection import open_db
 
 
-class SqliteStore(EvolutionRepository):
+class SqliteStore(EvolutionRepository, HospitalRepository):
     """Cases, runs, consultations, metrics, fidelity and the doctor tools' corpus in one
     SQLite file (`core.ports.RunsStore`, `core.ports.fidelity.FidelityStore`), and the
     Agent Hospital evolutions (`core.ports.agenthospital.EvolutionStore`, from
-    `EvolutionRepository`)."""
+    `EvolutionRepository`) and the whole hospital's events
+    (`core.ports.hospital.HospitalEventStore`, from `HospitalRepository`)."""
 
     def __init__(self, db: Database) -> None:
         #: The connection, for repositories not yet behind a protocol (reader studies).
@@ -298,5 +301,6 @@ def _implements_the_protocols(store: SqliteStore) -> FidelityRunsStore:
     """Never called: mypy checks here that SqliteStore implements every store protocol the
     use cases take (a method missing or of another shape is a type error)."""
     evolutions: EvolutionStore = store
-    assert evolutions is store
+    hospital: HospitalStore = store
+    assert evolutions is store and hospital is store
     return store

@@ -101,6 +101,16 @@ def default_rewrite(body: dict[str, Any], n: int) -> str:
     return "Well, doctor, here it is. " + (said.group(1).strip() if said else "I feel unwell.")
 
 
+def default_triage(body: dict[str, Any], n: int) -> str:
+    """The whole hospital's triage nurse: the emergency department under 92 % oxygen
+    saturation, else respiratory medicine (a reply in words before its DEPARTMENT line)."""
+    text = message_text(body.get("messages", [{}])[-1].get("content"))
+    found = re.search(r"SpO2 (\d+) %", text)
+    low = found is not None and int(found.group(1)) < 92
+    return ("The saturation is low: she needs the emergency team.\nDEPARTMENT: Emergency"
+            if low else "A chest problem without red flags.\nDEPARTMENT: Respiratory medicine")
+
+
 def embedding(text: str, dims: int = 64) -> list[float]:
     """A deterministic bag-of-words vector (the fake embedding model): texts sharing words
     point the same way."""
@@ -142,6 +152,7 @@ DEFAULT_REPLIES: dict[str, Reply] = {
     "rjua-reasoning": "REQUEST TEST: ECG, troponin, D-dimer, CT head",
     "rjua-qa": ("DIAGNOSIS READY: Inferior STEMI\nTreatment plan: aspirin, ticagrelor, "
                 "heparin and primary PCI"),
+    "ah-triage": default_triage,  # the whole hospital's triage nurse (core.hospital.triage)
     # A case conference (core.solvers.collaborate): the host's readings, its joint report
     # and a doctor's revision. Scripted per test for anything but agreement at once.
     "host-assess": "CONSENSUS: yes",

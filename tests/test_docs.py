@@ -120,6 +120,8 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
     from tui.app.screens.fidelity import FidelityScreen
     from tui.app.screens.forms import DiagnosisScreen, PlaySetup, PlaySetupScreen
     from tui.app.screens.forms_batch import StartBatchScreen
+    from tui.app.screens.forms_hospital import HospitalFormScreen
+    from tui.app.screens.hospital import HospitalScreen
     from tui.app.screens.images import ImagesScreen
     from tui.app.screens.live import LiveScreen
     from tui.app.screens.patient_play import ActorSetup, ActorSetupScreen, PatientPlayScreen
@@ -144,6 +146,7 @@ def _in_app_screens(tmp_path: Path) -> dict[str, Any]:
         "PatientPlayScreen": lambda: PatientPlayScreen(case, ActorSetup("sam", case.id)),
         "AgentHospitalScreen": lambda: AgentHospitalScreen("ana"),
         "EvolutionScreen": EvolutionScreen,
+        "HospitalScreen": HospitalScreen, "HospitalFormScreen": HospitalFormScreen,
     }
 
 

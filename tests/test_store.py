@@ -57,6 +57,8 @@ EXPECTED_COLUMNS = {
                   "principles", "records", "wrong", "test_n"},
     "ah_memory": {"id", "evolution_id", "arm", "step", "kind", "task", "case_id", "data"},
     "ah_libraries": {"name", "evolution_id", "arm", "step", "created_at"},
+    "hospital_events": {"run_id", "seq", "day", "patient", "visit", "station", "what",
+                        "department", "consultation_id", "detail"},
 }
 
 

@@ -79,6 +79,7 @@ PROMPTS: dict[str, Prompt] = {
         Prompt("ah-memory-principles/v1", agenthospital_texts.MEMORY_PRINCIPLES),
         Prompt("ah-reflect/v1", agenthospital_texts.REFLECT),
         Prompt("ah-rewrite/v1", agenthospital_texts.REWRITE),
+        Prompt("ah-triage/v1", agenthospital_texts.TRIAGE),
         Prompt("doctor-aihospital/v1", collab_texts.DOCTOR_AIHOSPITAL),
         Prompt("host-assess/v1", collab_texts.HOST_ASSESS),
         Prompt("host-agree/v1", collab_texts.HOST_AGREE),
@@ -104,6 +105,7 @@ AH_TASKS = {t: PROMPTS[f"ah-{t}/v1"] for t in agenthospital_texts.TASKS}
 AH_MEMORY = (PROMPTS["ah-memory-records/v1"], PROMPTS["ah-memory-principles/v1"])
 AH_REFLECT = PROMPTS["ah-reflect/v1"]
 AH_REWRITE = PROMPTS["ah-rewrite/v1"]
+AH_TRIAGE = PROMPTS["ah-triage/v1"]  # the whole hospital's triage nurse
 # The metric prompts (and the one-step doctor's), by name; the judge's rubric is part of
 # what its grades depend on, so its hash covers template and rubric (report_score).
 REPORT_JUDGE = PROMPTS["metric-report-judge/v1"]

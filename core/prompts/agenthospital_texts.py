@@ -64,3 +64,18 @@ Keep every fact (each symptom, how long it has lasted, every piece of history); 
 symptom, finding or history that is not there; never name a disease, a test or a result.
 Reply with the rewritten words only.
 Prompt id: bedside/ah-rewrite/v1"""
+
+# The whole hospital's triage nurse (core.hospital.triage): the departments as the hospital
+# describes them, what the patient says and the vital signs the nurse measured.
+TRIAGE = """\
+You are the triage nurse of a respiratory hospital. Send this patient to one department.
+
+Departments:
+{departments}
+
+Patient: {who}
+The patient says: {account}
+Vital signs you measured: {vitals}
+
+Reply with one line: DEPARTMENT: <one department, written exactly as listed>
+Prompt id: bedside/ah-triage/v1"""

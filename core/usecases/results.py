@@ -63,11 +63,13 @@ def metrics_by_consultation(store: RunsStore, ids: list[str],
 
 
 def with_factors(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict[str, Any]]:
-    """Consultation rows with the value of each experimental factor among `keys`, read
-    from the row's stored configuration description (`core.factors.read_value`)."""
-    from core.factors import FACTORS, read_value
+    """Consultation rows with the value of each experimental factor (and configuration
+    label, such as the hospital's department) among `keys`, read from the row's stored
+    configuration description (`core.factors.read_value`)."""
+    from core.factors import CONFIG_LABELS, FACTORS, read_value
 
-    wanted = [k for k in keys if k in FACTORS and k not in ("doctor", "model")]
+    wanted = [k for k in keys if (k in FACTORS or k in CONFIG_LABELS)
+              and k not in ("doctor", "model")]
     for r in rows:
         for key in wanted:
             r[key] = read_value(key, r.get("config"))

@@ -169,6 +169,13 @@ def summarize(run: RunRecord) -> RunSummary:
     shared = [s for s in per_config[0] if all(s in other for other in per_config)] \
         if per_config else []
     one_step = bool(run.config.get("one_step"))
+    hospital = run.config.get("hospital")
+    if isinstance(hospital, dict):
+        # The whole hospital (`bedside hospital`): a case per visit, played once each.
+        n_cases = (run.counts or RunCounts()).consultations
+        shared = [f"hospital {hospital.get('residents')} residents, {hospital.get('days')} "
+                  f"days, seed {hospital.get('seed')}, triage {hospital.get('triage')}",
+                  *[s for s in shared if not s.startswith("department ")]]
     return RunSummary(
         id=run.id, name=run.name if run.name != run.id else None, created_at=run.created_at,
         status=run.status, origin=run.provenance.get("origin"), cases=n_cases,

@@ -118,6 +118,9 @@ def _config_from(described: dict[str, Any]) -> ConsultationConfig:
 
 def _stored_configs(run: RunRecord) -> list[ConsultationConfig]:
     saved = run.config
+    if isinstance(saved.get("hospital"), dict):
+        raise InputError(f"run '{run.id}' is a hospital simulation, which cannot be resumed: "
+                         "run `bedside hospital` again with the same seed", field="--resume")
     if "configurations" not in saved or "cases" not in saved:
         raise InputError(f"run '{run.id}' did not record its configurations (made by an "
                          "older version); start a new run instead", field="--resume")

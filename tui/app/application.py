@@ -32,8 +32,10 @@ if TYPE_CHECKING:
     from core.batch import Job
     from core.case import Case
     from db.store import SqliteStore
+    from tui.app.hospital_watch import HospitalWatch
     from tui.app.live_registry import LiveRegistry
     from tui.app.screens.forms import PlaySetup
+    from tui.app.screens.forms_hospital import HospitalRequest
     from tui.app.screens.forms_batch import BatchRequest
     from tui.app.screens.study_form import CreatedStudy
 
@@ -62,6 +64,7 @@ class BedsideApp(App[None]):
         self._store: SqliteStore | None = None
         self._bundled: list[Case] | None = None
         self._live: LiveRegistry | None = None
+        self._hospital: HospitalWatch | None = None
         self._first_paint_hook = first_paint_hook
         #: Monotonic clock for elapsed times; tests and snapshots replace it to freeze time.
         self.clock: Any = time.monotonic
@@ -132,6 +135,11 @@ class BedsideApp(App[None]):
 
             self._live = LiveRegistry()
         return self._live
+
+    @property
+    def hospital(self) -> HospitalWatch | None:
+        """The hospital simulated in this app (the latest one started), if any."""
+        return self._hospital
 
     def physician_languages(self) -> list[str]:
         """The languages the last physician said they read (settings file; [] for all)."""
@@ -307,6 +315,41 @@ class BedsideApp(App[None]):
             return JobControl(item.consultation_id, item.cancel_event)
 
         return plan
+
+    def open_hospital(self) -> None:
+        """Show the whole hospital, live."""
+        from tui.app.screens.hospital import HospitalScreen
+
+        self.push_screen(HospitalScreen())
+
+    def start_hospital(self, req: HospitalRequest) -> None:
+        """Simulate a hospital as a worker on the App (it outlives every screen)."""
+        from tui.app.hospital_watch import HospitalWatch
+
+        watch = HospitalWatch(req.physician, req.department)
+        self._hospital = watch
+        if req.physician:
+            self.doctor_name = req.physician
+        self.run_worker(self._simulate(req, watch), group="hospital", exit_on_error=False,
+                        name="hospital")
+
+    async def _simulate(self, req: HospitalRequest, watch: HospitalWatch) -> None:
+        """Run and record the hospital exactly as `bedside hospital` would (origin 'app'),
+        its events to the watch; the physician's department asks through it."""
+        from core.usecases.hospital import run_hospital
+
+        try:
+            result = await run_hospital(self.store, req.settings, origin="app", sink=watch,
+                                        human_input=watch.ask, cancel_event=watch.cancel_event,
+                                        on_run=watch.set_run, pace=req.pace)
+        except Exception as err:  # user errors are one line; bugs are logged (show_error)
+            watch.error = str(err)
+            self.show_error(err)
+            return
+        finally:
+            watch.finished = True
+        self.notify(f"Hospital {result.run_id}: {result.status} on day {result.state.day}.",
+                    markup=False, timeout=8)
 
     def open_results(self) -> None:
         """Show the results table (humans and models side by side)."""

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
     from core.case import Case
     from db.store import SqliteStore
+    from tui.app.hospital_watch import HospitalWatch
     from tui.app.live_registry import LiveRegistry
 
 #: Errors caused by the user's input or environment: shown as one line, the app goes on.
@@ -56,6 +57,15 @@ class AppServices(Protocol):
     @property
     def live(self) -> LiveRegistry:
         """Consultations started in this app (an event sink)."""
+        ...
+
+    @property
+    def hospital(self) -> HospitalWatch | None:
+        """The hospital simulated in this app (the latest one started), if any."""
+        ...
+
+    def start_hospital(self, req: Any) -> None:
+        """Simulate a hospital in the app (a worker on the App)."""
         ...
 
     @property
@@ -97,6 +107,10 @@ class AppServices(Protocol):
 
     def open_live(self, run_id: str | None = None) -> None:
         """Show live runs."""
+        ...
+
+    def open_hospital(self) -> None:
+        """Show the whole hospital, live."""
         ...
 
     def start_batch(self, req: Any) -> None:

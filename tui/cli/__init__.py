@@ -100,7 +100,8 @@ def _extra_registrars() -> list[Callable[..., None]]:
 
     names = ("tui.cli.run", "tui.cli.results", "tui.cli.score", "tui.cli.study",
              "tui.cli.analysis", "tui.cli.fidelity", "tui.cli.interactive", "tui.cli.runs",
-             "tui.cli.transcripts", "tui.cli.corpus", "tui.cli.evolve", "tui.cli.agenthospital")
+             "tui.cli.transcripts", "tui.cli.corpus", "tui.cli.evolve", "tui.cli.agenthospital",
+             "tui.cli.hospital")
     return [importlib.import_module(name).register for name in names]
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -113,13 +112,9 @@ async def _execute(store: Any, s: Any) -> Any:
     from core.llm import LLMClient
     from core.usecases.evolve import run_evolution
 
-    task = asyncio.current_task()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
-            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
-        except (NotImplementedError, RuntimeError, ValueError):
-            pass
+    from tui.cli.signals import cancel_on_signals
+
+    cancel_on_signals()
     return await run_evolution(store, s, llm=LLMClient(stream=False), progress=_progress)
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -221,20 +220,10 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
     from core.llm import LLMClient
     from core.usecases import runs
 
-    task = asyncio.current_task()
-    loop = asyncio.get_running_loop()
-    # The signals reach the batch as a callback of the event loop, never as an exception
-    # raised wherever the interpreter happens to be, so shutdown is orderly (no stray
-    # traceback) however many times Ctrl+C is pressed. SIGINT stays ignored when this
-    # process was started with it ignored (a background job).
-    wanted = [signal.SIGTERM]
-    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
-        wanted.append(signal.SIGINT)
-    for sig in wanted:
-        try:
-            loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
-        except (NotImplementedError, RuntimeError, ValueError):  # not here / not main thread
-            pass
+    from tui.cli.signals import cancel_on_signals
+
+    # No stray traceback however many times Ctrl+C is pressed (tui.cli.signals).
+    cancel_on_signals()
 
     # Nobody watches token deltas here (an app attached from another terminal reads
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.

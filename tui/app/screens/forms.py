@@ -6,6 +6,7 @@ as the command line, so a form never starts something the engine would refuse.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -19,6 +20,7 @@ from tui.app.widgets.bias_select import chosen_bias, patient_bias_select
 from tui.app.widgets.literal import literal
 
 NAME_CHARS = set("abcdefghijklmnopqrstuvwxyz0123456789-_.")
+T = TypeVar("T")
 AGENT_HINT = ("Patient and examiner: 'retrieval' answers from the case with no model (offline), "
               "or a model string such as openai/gpt-4o-mini.")
 
@@ -50,6 +52,32 @@ class DiagnosisForm:
     differential: list[str] = field(default_factory=list)
     rationale: str = ""
     treatment: str = ""
+
+
+class SubmitForm(ModalScreen[T]):
+    """A form that Enter in a box or its `…-start` button submits (`submit`, written by
+    the subclass, dismisses with the value) and its other button or Esc closes with None."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def submit(self) -> None:
+        """Validate and dismiss with the value (subclasses)."""
+        raise NotImplementedError
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Start or cancel."""
+        if (event.button.id or "").endswith("-start"):
+            self.submit()
+        else:
+            self.dismiss(None)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter starts."""
+        self.submit()
+
+    def action_cancel(self) -> None:
+        """Close without starting."""
+        self.dismiss(None)
 
 
 def clean_name(raw: str) -> str | None:

@@ -10,12 +10,10 @@ from dataclasses import dataclass
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from tui.app.screens.forms import check_agent, check_api_base
+from tui.app.screens.forms import SubmitForm, check_agent, check_api_base
 from tui.app.widgets.literal import literal
 
 #: The form's word for the offline scripted doctor (the command line calls it `scripted`).
@@ -67,10 +65,8 @@ def parse_batch(cases: str, models: str, concurrency: str, limit: str,
                         **roles)
 
 
-class StartBatchScreen(ModalScreen[BatchRequest | None]):
+class StartBatchScreen(SubmitForm[BatchRequest | None]):
     """Form for a new in-app batch."""
-
-    BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
     def compose(self) -> ComposeResult:
         """Cases, doctors, patient/examiner, API base, concurrency and limit."""
@@ -107,17 +103,6 @@ class StartBatchScreen(ModalScreen[BatchRequest | None]):
         """Focus the case filter."""
         self.query_one("#batch-cases", Input).focus()
 
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Start or cancel."""
-        if event.button.id == "batch-start":
-            self.submit()
-        else:
-            self.dismiss(None)
-
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        """Enter starts."""
-        self.submit()
-
     def submit(self) -> None:
         """Validate and return the request."""
         result = parse_batch(*(self.query_one(f"#batch-{n}", Input).value
@@ -127,7 +112,3 @@ class StartBatchScreen(ModalScreen[BatchRequest | None]):
             self.query_one("#batch-error", Static).update(literal(result))
             return
         self.dismiss(result)
-
-    def action_cancel(self) -> None:
-        """Close without starting."""
-        self.dismiss(None)

@@ -119,6 +119,7 @@ class HomeScreen(BedsideScreen):
         Binding("h", "play_patient", "Play patient", show=False),
         Binding("t", "agent_hospital", "Agent Hospital tasks", show=False),
         Binding("e", "evolution", "Evolution", show=False),
+        Binding("o", "hospital", "Hospital (live)", show=False),
         Binding("1", "tab('cases')", "Cases", show=False),
         Binding("2", "tab('consultations')", "Consultations", show=False),
         Binding("3", "tab('runs')", "Runs", show=False),
@@ -410,6 +411,10 @@ class HomeScreen(BedsideScreen):
         from tui.app.screens.evolution import EvolutionScreen
 
         self.app.push_screen(EvolutionScreen())
+
+    def action_hospital(self) -> None:
+        """Watch the whole hospital live (start one, or follow `bedside hospital`)."""
+        self.bedside.open_hospital()
 
     def action_refresh(self) -> None:
         """Re-read everything (the worker shows any error)."""
