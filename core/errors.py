@@ -55,3 +55,12 @@ class RecordError(BedsideError):
     this reason rather than going on unrecorded."""
 
     title = "Could not record"
+
+
+class StorageError(BedsideError):
+    """The database could not be written or read (a full disk, a read-only file, an I/O
+    error, a lock held too long by another process). Nothing is wrong with the work itself:
+    what was committed before is kept, and the same command can be run again once the
+    cause is fixed (a run resumes)."""
+
+    title = "Database error"
