@@ -7,7 +7,10 @@ prompts end with (`bedside/<role>/v1`). Faults are injected per request, from a 
 (`server.faults.append("429")`) or a rule (`fault_rule(body, n) -> fault | None`):
 "429", "500", "401" (a bad API key, as OpenAI words it), "hang" (no answer for
 `hang_seconds`), "malformed" (invalid JSON / SSE) and "empty" (a reply with no content). `chunk_delay` spaces the streamed chunks out (seconds
-between chunks), so a client can be watched, or cancelled, mid-reply.
+between chunks), so a client can be watched, or cancelled, mid-reply. `hold(after=n)` lets
+the next n replies go and makes every later one wait until `release()`, so a client's run
+stays in the middle, at a known point, for as long as a test needs (its consultations
+neither end nor fail meanwhile).
 
     with FakeOpenAIServer(latency=0.0) as server:
         litellm.completion(model="openai/fake", api_base=server.base_url, api_key="sk-test-not-real", ...)
@@ -105,6 +108,20 @@ class FakeOpenAIServer:
         self._server: asyncio.AbstractServer | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self._open = threading.Event()
+        self._open.set()
+        self._passes = 0
+
+    def hold(self, after: int = 0) -> None:
+        """Let the next `after` replies go; later ones wait (their requests are read and
+        counted) until `release`."""
+        with self._lock:
+            self._passes = after
+            self._open.clear()
+
+    def release(self) -> None:
+        """Let held and later replies go."""
+        self._open.set()
 
     @property
     def base_url(self) -> str:
@@ -205,6 +222,14 @@ class FakeOpenAIServer:
         reply = self.replies.get(detect_role(body), self.replies["unknown"])
         return reply(body, n) if callable(reply) else reply
 
+    async def _wait_if_held(self) -> None:
+        with self._lock:
+            if not self._open.is_set() and self._passes > 0:
+                self._passes -= 1
+                return
+        while not self._open.is_set():
+            await asyncio.sleep(0.02)
+
     async def _chat(self, writer: asyncio.StreamWriter, body: dict[str, Any],
                     headers: dict[str, str]) -> None:
         with self._lock:
@@ -214,6 +239,7 @@ class FakeOpenAIServer:
         fault = self._next_fault(body, n)
         if self.latency:
             await asyncio.sleep(self.latency)
+        await self._wait_if_held()
         if fault == "hang":
             await asyncio.sleep(self.hang_seconds)
         if fault == "401":

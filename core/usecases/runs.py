@@ -4,9 +4,15 @@ One orchestration shared by `bedside run` and the app's in-app batches, so both 
 same run configuration (`bedside run --resume` works on either), resume the same way and
 always leave the run with a final status: `execute` sets it in a `finally` — finished,
 cancelled (a consultation or the batch was cancelled), interrupted (the task was
-cancelled: Ctrl+C, SIGTERM, the app quitting) or failed (a bug). Only a process killed
-outright (SIGKILL, power loss) leaves a run 'running'; resuming it then marks the
-consultations it left 'running' as abandoned, redoes them and supersedes their rows.
+cancelled: Ctrl+C, SIGTERM, the app quitting; or the database could not be written) or
+failed (a bug). Only a process killed outright (SIGKILL, power loss) leaves a run
+'running'; resuming it then marks the consultations it left 'running' as abandoned, redoes
+them and supersedes their rows.
+
+A run has one owner at a time (`core.usecases.leases`): `create` and `resume` take the
+run's lease before anything of the run is written (a resume refuses, naming the owner,
+while another live process runs it), `execute` renews it and lets it go with the final
+status, and every event the run records is fenced by it.
 
 A run's stored config: {"cases": [ids], "case_hashes": {id: content hash},
 "configurations": [ConsultationConfig.describe()], "concurrency": n,
@@ -28,9 +34,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.case import Case
 from core.config import ConsultationConfig
-from core.errors import InputError
+from core.errors import InputError, LeaseLostError, RunHalted, StorageError
 from core.events import ConsultationFailed, Event, EventSink
 from core.ports.runs import CaseStore, ConsultationStore, RunsStore, RunStore
+from core.records.leases import LeaseRecord
 from core.records.runs import RunRecord
 from core.transcript import EndReason
 
@@ -56,6 +63,8 @@ class RunSpec(BaseModel):
                                      "differs from when the run was created.")
     abandoned: int = Field(0, description="Consultations a killed process left running, to "
                            "be redone.")
+    lease: LeaseRecord | None = Field(None, description="This process's lease on the run "
+                                      "(taken by create and resume).")
 
     def jobs(self) -> list[Job]:
         """Every (case, configuration) consultation, then the one-step upper bounds of the
@@ -103,9 +112,14 @@ def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig
         "model_limits": limits, "one_step": one_step}
     if run_file is not None:
         config["run_file"] = run_file
-    run_id = store.create_run(name=name, provenance=provenance, config=config)
+    from core.ids import new_id
+    from core.usecases import leases
+
+    lease = leases.acquire(store, new_id("run-"))  # a new id: nobody else holds it
+    run_id = store.create_run(name=name, provenance=provenance, config=config,
+                              run_id=lease.run_id)
     return RunSpec(run_id=run_id, cases=cases, configs=configs, concurrency=concurrency,
-                   model_limits=limits, one_step=one_step)
+                   model_limits=limits, one_step=one_step, lease=lease)
 
 
 def _config_from(described: dict[str, Any]) -> ConsultationConfig:
@@ -126,14 +140,16 @@ def _stored_configs(run: RunRecord) -> list[ConsultationConfig]:
 
 
 def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> RunSpec:
-    """The stored run `run_ref` (id or name), rebuilt for `execute`.
+    """The stored run `run_ref` (id or name), rebuilt for `execute`, with its lease.
 
     Each case is taken from the store (the version the run saved), else from `library`
     (e.g. the bundled cases). Cases whose content changed since the run was created are
-    listed in `changed_cases`. Consultations left 'running' by a process that died are
-    marked abandoned (and counted in `abandoned`): they will be redone.
+    listed in `changed_cases`. The run's lease is taken (RunBusyError, naming the owner,
+    while another live process runs it); then consultations left 'running' by a process
+    that died are marked abandoned (and counted in `abandoned`): they will be redone.
     """
     from core.caseio import case_hash
+    from core.usecases import leases
 
     run = store.get_run(run_ref)
     configs = _stored_configs(run)
@@ -147,11 +163,12 @@ def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> R
     cases = [known[cid] for cid in saved["cases"]]
     hashes = saved.get("case_hashes") or {}
     changed = [c.id for c in cases if c.id in hashes and hashes[c.id] != case_hash(c)]
+    lease = leases.acquire(store, run.id, run_ref)
     return RunSpec(run_id=run.id, cases=cases, configs=configs,
                    concurrency=int(saved.get("concurrency") or 8),
                    model_limits=dict(saved.get("model_limits") or {}),
                    one_step=bool(saved.get("one_step")), changed_cases=changed,
-                   abandoned=store.abandon_interrupted(run.id))
+                   abandoned=store.abandon_interrupted(run.id), lease=lease)
 
 
 class _Tee:
@@ -174,9 +191,10 @@ class StoreBatchStore:
     """`core.batch.BatchStore` on any consultation store."""
 
     def __init__(self, store: ConsultationStore, *, retry_failed: bool = False,
-                 extra_sink: EventSink | None = None) -> None:
+                 extra_sink: EventSink | None = None,
+                 fence: tuple[str, str] | None = None) -> None:
         self.store, self.retry_failed = store, retry_failed
-        recorder = store.recorder()
+        recorder = store.recorder(fence)
         self._sink: EventSink = recorder if extra_sink is None else _Tee(recorder, extra_sink)
 
     def done_keys(self, run_id: str) -> set[tuple[str, str]]:
@@ -199,24 +217,58 @@ async def execute(store: RunsStore, spec: RunSpec, *, retry_failed: bool = False
                   progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
                   plan: Plan | None = None, extra_sink: EventSink | None = None,
                   llm: LLMClient | None = None) -> list[JobOutcome]:
-    """Run (or resume) `spec`: skip what is done, run the rest, and set the run's final
-    status however this ends. Returns the job outcomes."""
+    """Run (or resume) `spec` under its lease: skip what is done, run the rest, and set
+    the run's final status however this ends (unless another process has taken the run
+    over). Returns the job outcomes; raises RunHalted when the run had to stop (the
+    database cannot be written, the lease was lost) — the run is then left resumable."""
     from core.batch import run_batch
+    from core.usecases import leases
 
-    store.set_run_status(spec.run_id, "running")
-    status = "failed"
+    lease = spec.lease or leases.acquire(store, spec.run_id)
+    spec.lease = lease
+    cancel = cancel_event or asyncio.Event()
+    lost = asyncio.Event()
+    beat = asyncio.create_task(_keep_lease(store, lease, lost, cancel))
+    status, ended = "failed", False
     try:
+        store.set_run_status(spec.run_id, "running")
         outcomes = await run_batch(
-            spec.jobs(), StoreBatchStore(store, retry_failed=retry_failed, extra_sink=extra_sink),
+            spec.jobs(), StoreBatchStore(store, retry_failed=retry_failed,
+                                         extra_sink=extra_sink,
+                                         fence=(spec.run_id, lease.token)),
             spec.run_id, concurrency=spec.concurrency, model_limits=spec.model_limits,
-            progress=progress, cancel_event=cancel_event, llm=llm, plan=plan)
-        status = _final_status(outcomes, cancel_event)
+            progress=progress, cancel_event=cancel, llm=llm, plan=plan)
+        if lost.is_set():
+            raise LeaseLostError(f"run {spec.run_id} was taken over by another process "
+                                 "while this one ran it; this one stopped")
+        status, ended = _final_status(outcomes, cancel_event), True
         return outcomes
-    except asyncio.CancelledError:
+    except (asyncio.CancelledError, RunHalted):
         status = "interrupted"
         raise
     finally:
-        store.set_run_status(spec.run_id, status)
+        beat.cancel()
+        _let_go(store, lease, status, must=ended)
+
+
+async def _keep_lease(store: RunsStore, lease: LeaseRecord, lost: asyncio.Event,
+                      cancel: asyncio.Event) -> None:
+    """The heartbeat; a lost lease cancels the batch (its writes are fenced anyway)."""
+    from core.usecases import leases
+
+    await leases.heartbeat(store, lease, lost)
+    cancel.set()
+
+
+def _let_go(store: RunsStore, lease: LeaseRecord, status: str, *, must: bool) -> None:
+    """Release the lease with the final status. When the run is already stopping for
+    another reason, a database that cannot be written now does not hide that reason (the
+    run stays 'running', which a resume handles)."""
+    try:
+        store.release_lease(lease.run_id, lease.token, status)
+    except StorageError:
+        if must:
+            raise
 
 
 def cancel_consultation(store: ConsultationStore, consultation_id: str, sink: EventSink,

@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from core.errors import InputError
+from core.errors import InputError, LeaseLostError, RunHalted
 from core.usecases.plans import MAX_CONCURRENCY
 
 
@@ -247,9 +247,22 @@ def run(args: argparse.Namespace) -> int:
         print(f"bedside: interrupted; everything completed is saved. Resume with "
               f"`bedside run --resume {spec.run_id}`", file=sys.stderr)
         return 130
+    except RunHalted as err:
+        progress.close()
+        print(halted_message(err, spec.run_id), file=sys.stderr)
+        return 1
     progress.close()
     _print_summary(spec.run_id, summarise(store, spec.run_id), args.json)
     return 0
+
+
+def halted_message(err: RunHalted, run_id: str) -> str:
+    """The one line for a run that had to stop (a database that cannot be written, a run
+    taken over by another process)."""
+    if isinstance(err, LeaseLostError):
+        return f"bedside: {err}"
+    return (f"bedside: the run stopped: {err}. Everything committed is kept; once that is "
+            f"fixed, resume with `bedside run --resume {run_id}`")
 
 
 def _print_summary(run_id: str, rows: list[dict[str, Any]], as_json: bool) -> None:
