@@ -30,36 +30,23 @@ from core.usecases import leases
 from core.usecases import runs as batch_runs
 from db.store import open_store
 from tests.fake_openai_server import FakeOpenAIServer
-from tests.test_resume_kill import WAIT, _bedside, _finish, _outcomes, _query
+from tests.rel_support import model_run_args, one_call_server, until
+from tests.test_resume_kill import _bedside, _finish, _outcomes, _query
 
 CASES = 20
 
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[FakeOpenAIServer]:
-    # One model call per consultation (the doctor diagnoses at once; retrieval patient and
-    # examiner): litellm's CPU per call is what such a test pays for.
-    doctor = "DIAGNOSIS READY: Inferior ST-elevation myocardial infarction"
-    with FakeOpenAIServer(latency=0.02, replies={"doctor": doctor}) as srv:
+    with one_call_server() as srv:
         yield srv
 
 
 def _args(server: FakeOpenAIServer) -> list[str]:
-    return ["--limit", str(CASES), "--concurrency", "4", "--doctor", "openai/fake-doctor",
-            "--api-base", server.base_url, "--timeout", "120", "--json"]
+    return model_run_args(server, CASES)
 
 
 DECIDE = 60  # seconds a second process may take to decide (it takes a few)
-
-
-def _until(check: object, what: str, limit: float = WAIT, must: bool = True) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        if check():  # type: ignore[operator]
-            return
-        time.sleep(0.05)
-    if must:
-        raise AssertionError(f"never reached: {what}")
 
 
 def _counts(db: Path) -> dict[str, int]:
@@ -76,7 +63,7 @@ def _mid_run(server: FakeOpenAIServer, tmp_path: Path, ended: int) -> subprocess
     db = tmp_path / "k.db"
     server.hold(after=ended)
     proc = _bedside(tmp_path, "--db", str(db), *_args(server), "--name", "kt")
-    _until(lambda: _counts(db).get("finished", 0) == ended and _counts(db).get("running"),
+    until(lambda: _counts(db).get("finished", 0) == ended and _counts(db).get("running"),
            "the middle of the run")
     return proc
 
@@ -89,7 +76,7 @@ def test_resume_while_the_owner_runs_is_refused(server: FakeOpenAIServer,
         second = _bedside(tmp_path, "--db", str(db), "--resume", "kt", "--json")
         # Without a lease the second process would abandon and redo the owner's work:
         # stop waiting as soon as it has either exited or begun to.
-        _until(lambda: second.poll() is not None or "abandoned" in _counts(db)
+        until(lambda: second.poll() is not None or "abandoned" in _counts(db)
                or "superseded" in _counts(db), "the second process to decide", DECIDE,
                must=False)
     finally:
@@ -118,7 +105,7 @@ def test_two_resumes_after_a_kill_exactly_one_wins(server: FakeOpenAIServer,
         # held: whoever wins stays mid-run while the other decides
         both = [_bedside(tmp_path, "--db", str(db), "--resume", "kt", "--json")
                 for _ in range(2)]
-        _until(lambda: any(p.poll() is not None for p in both), "one resumer to decide",
+        until(lambda: any(p.poll() is not None for p in both), "one resumer to decide",
                DECIDE, must=False)
     finally:
         server.release()
@@ -184,9 +171,23 @@ def test_a_taken_over_owner_records_nothing_more(tmp_path: Path) -> None:
         recorder.emit(ConsultationStarted(consultation_id="c1", case_id=spec.cases[0].id,
                                           run_id=spec.run_id, config={"config_key": "k"}))
     assert store.list_consultations(run_id=spec.run_id) == []
-    with pytest.raises(LeaseLostError):  # the run stops; its status is the new owner's
+    with pytest.raises(RunBusyError):  # and it cannot start the run again meanwhile
         asyncio.run(batch_runs.execute(store, spec))
-    assert store.get_run(spec.run_id).status == "running"
+
+
+def test_a_run_taken_over_while_it_plays_stops_and_leaves_the_status_alone(
+        tmp_path: Path) -> None:
+    store, spec = _created(tmp_path)
+    thief = leases.new_lease(spec.run_id)
+
+    def steal_after_the_first(done: int, total: int, outcome: object) -> None:
+        if done == 1:  # the first consultation ended; the second starts after this
+            store.take_lease(thief, lambda held: True)
+
+    with pytest.raises(LeaseLostError):
+        asyncio.run(batch_runs.execute(store, spec, progress=steal_after_the_first))
+    assert [c.status for c in store.list_consultations(run_id=spec.run_id)] == ["finished"]
+    assert store.get_run(spec.run_id).status == "running"  # the new owner's to set
     assert store.get_lease(spec.run_id).token == thief.token
 
 

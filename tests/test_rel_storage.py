@@ -207,7 +207,7 @@ overlap = 1
 
 
 @pytest.mark.parametrize("command", [
-    ["results", "--recompute"], ["run", "--limit", "2"], ["run", "--resume", "seed"],
+    ["results", "--recompute"], ["run", "--limit", "2"],
     ["cases", "import", "agentclinic", str(ROOT / "tests/fixtures/peers/agentclinic/"
                                                "medqa_fixture.jsonl")],
     ["study", "create", "STUDY"]])

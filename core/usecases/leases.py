@@ -21,13 +21,21 @@ import asyncio
 import os
 import socket
 import time
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-from core.errors import RunBusyError, StorageError
+from core.errors import LeaseLostError, RunBusyError, RunHalted, StorageError
 from core.ids import new_id
-from core.ports.runs import LeaseStore
+from core.ports.runs import LeaseStore, RunsStore
 from core.records.leases import LeaseRecord
 from core.transcript import utc_now
+
+if TYPE_CHECKING:
+    from core.batch import JobOutcome
+
+#: What runs under a lease: given the fence (run id, token) and the cancel event.
+Body = Callable[[tuple[str, str], asyncio.Event], Awaitable[list["JobOutcome"]]]
 
 HEARTBEAT_S = 5.0  # how often the owner renews its lease
 STALE_AFTER_S = 60.0  # a lease from another host with no heartbeat this long is taken over
@@ -97,9 +105,12 @@ def describe_owner(held: LeaseRecord, run_ref: str, now: float | None = None) ->
             f" (last heartbeat {beat}); wait for it to end, or stop it and resume")
 
 
-def acquire(store: LeaseStore, run_id: str, run_ref: str | None = None) -> LeaseRecord:
-    """Take the run's lease for this process, or raise RunBusyError naming its owner."""
-    lease = new_lease(run_id)
+def acquire(store: LeaseStore, run_id: str, run_ref: str | None = None,
+            lease: LeaseRecord | None = None) -> LeaseRecord:
+    """Take the run's lease for this process (a new one, or `lease` again: a spec executed
+    twice), or raise RunBusyError naming its owner."""
+    lease = new_lease(run_id) if lease is None else lease.model_copy(
+        update={"heartbeat_at": time.time()})
     held = store.take_lease(lease, may_take)
     if held is not None:
         raise RunBusyError(describe_owner(held, run_ref or run_id))
@@ -120,3 +131,56 @@ async def heartbeat(store: LeaseStore, lease: LeaseRecord, lost: asyncio.Event,
         if not held:
             lost.set()
             return
+
+
+def final_status(outcomes: list[JobOutcome], cancel_event: asyncio.Event | None) -> str:
+    """cancelled (a consultation or the batch was cancelled), else finished."""
+    if (cancel_event is not None and cancel_event.is_set()) or any(
+            o.status == "cancelled" for o in outcomes):
+        return "cancelled"
+    return "finished"
+
+
+async def owned(store: RunsStore, lease: LeaseRecord, body: Body,
+                cancel_event: asyncio.Event | None = None) -> list[JobOutcome]:
+    """Run `body` as the owner of `lease`'s run: the lease renewed all along, the status
+    'running' meanwhile, and let go with the final status however it ends — finished or
+    cancelled, interrupted (the task was cancelled, or the run halted: RunHalted), failed
+    (a bug) — unless the run was taken over (then nothing is written)."""
+    run_id = lease.run_id
+    cancel = cancel_event or asyncio.Event()
+    lost = asyncio.Event()
+    beat = asyncio.create_task(_keep(store, lease, lost, cancel))
+    status, ended = "failed", False
+    try:
+        store.set_run_status(run_id, "running")
+        outcomes = await body((run_id, lease.token), cancel)
+        if lost.is_set():
+            raise LeaseLostError(f"run {run_id} was taken over by another process "
+                                 "while this one ran it; this one stopped")
+        status, ended = final_status(outcomes, cancel_event), True
+        return outcomes
+    except (asyncio.CancelledError, RunHalted):
+        status = "interrupted"
+        raise
+    finally:
+        beat.cancel()
+        _let_go(store, lease, status, must=ended)
+
+
+async def _keep(store: LeaseStore, lease: LeaseRecord, lost: asyncio.Event,
+                cancel: asyncio.Event) -> None:
+    """The heartbeat; a lost lease cancels the run (its writes are fenced anyway)."""
+    await heartbeat(store, lease, lost)
+    cancel.set()
+
+
+def _let_go(store: LeaseStore, lease: LeaseRecord, status: str, *, must: bool) -> None:
+    """Release the lease with the final status. When the run is already stopping for
+    another reason, a database that cannot be written now does not hide that reason (the
+    run stays 'running', which a resume handles)."""
+    try:
+        store.release_lease(lease.run_id, lease.token, status)
+    except StorageError:
+        if must:
+            raise

@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from core.case import Case
 from core.config import ConsultationConfig
-from core.errors import InputError, LeaseLostError, RunHalted, StorageError
+from core.errors import InputError
 from core.events import ConsultationFailed, Event, EventSink
 from core.ports.runs import CaseStore, ConsultationStore, RunsStore, RunStore
 from core.records.leases import LeaseRecord
@@ -139,17 +139,11 @@ def _stored_configs(run: RunRecord) -> list[ConsultationConfig]:
                          f"({str(err).splitlines()[0]})", field="--resume") from None
 
 
-def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> RunSpec:
-    """The stored run `run_ref` (id or name), rebuilt for `execute`, with its lease.
-
-    Each case is taken from the store (the version the run saved), else from `library`
-    (e.g. the bundled cases). Cases whose content changed since the run was created are
-    listed in `changed_cases`. The run's lease is taken (RunBusyError, naming the owner,
-    while another live process runs it); then consultations left 'running' by a process
-    that died are marked abandoned (and counted in `abandoned`): they will be redone.
-    """
+def rebuild(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> RunSpec:
+    """The stored run `run_ref` (id or name) as a RunSpec, without its lease: each case
+    from the store (the version the run saved), else from `library` (e.g. the bundled
+    cases); cases whose content changed since the run was created in `changed_cases`."""
     from core.caseio import case_hash
-    from core.usecases import leases
 
     run = store.get_run(run_ref)
     configs = _stored_configs(run)
@@ -163,12 +157,24 @@ def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> R
     cases = [known[cid] for cid in saved["cases"]]
     hashes = saved.get("case_hashes") or {}
     changed = [c.id for c in cases if c.id in hashes and hashes[c.id] != case_hash(c)]
-    lease = leases.acquire(store, run.id, run_ref)
     return RunSpec(run_id=run.id, cases=cases, configs=configs,
                    concurrency=int(saved.get("concurrency") or 8),
                    model_limits=dict(saved.get("model_limits") or {}),
-                   one_step=bool(saved.get("one_step")), changed_cases=changed,
-                   abandoned=store.abandon_interrupted(run.id), lease=lease)
+                   one_step=bool(saved.get("one_step")), changed_cases=changed)
+
+
+def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> RunSpec:
+    """The stored run `run_ref` (id or name), rebuilt for `execute` (`rebuild`), with its
+    lease: taken first (RunBusyError, naming the owner, while another live process runs
+    it); then consultations left 'running' by a process that died are marked abandoned
+    (and counted in `abandoned`): they will be redone.
+    """
+    from core.usecases import leases
+
+    spec = rebuild(store, run_ref, library=library)
+    spec.lease = leases.acquire(store, spec.run_id, run_ref)
+    spec.abandoned = store.abandon_interrupted(spec.run_id)
+    return spec
 
 
 class _Tee:
@@ -206,69 +212,26 @@ class StoreBatchStore:
         return self._sink
 
 
-def _final_status(outcomes: list[JobOutcome], cancel_event: asyncio.Event | None) -> str:
-    if (cancel_event is not None and cancel_event.is_set()) or any(
-            o.status == "cancelled" for o in outcomes):
-        return "cancelled"
-    return "finished"
-
-
 async def execute(store: RunsStore, spec: RunSpec, *, retry_failed: bool = False,
                   progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
                   plan: Plan | None = None, extra_sink: EventSink | None = None,
                   llm: LLMClient | None = None) -> list[JobOutcome]:
-    """Run (or resume) `spec` under its lease: skip what is done, run the rest, and set
-    the run's final status however this ends (unless another process has taken the run
-    over). Returns the job outcomes; raises RunHalted when the run had to stop (the
-    database cannot be written, the lease was lost) — the run is then left resumable."""
+    """Run (or resume) `spec` under its lease (`leases.owned`): skip what is done, run the
+    rest, and set the run's final status however this ends (unless another process has
+    taken the run over). Returns the job outcomes; raises RunHalted when the run had to
+    stop (the database cannot be written, the lease was lost): it is then resumable."""
     from core.batch import run_batch
     from core.usecases import leases
 
-    lease = spec.lease or leases.acquire(store, spec.run_id)
-    spec.lease = lease
-    cancel = cancel_event or asyncio.Event()
-    lost = asyncio.Event()
-    beat = asyncio.create_task(_keep_lease(store, lease, lost, cancel))
-    status, ended = "failed", False
-    try:
-        store.set_run_status(spec.run_id, "running")
-        outcomes = await run_batch(
+    async def batch(fence: tuple[str, str], cancel: asyncio.Event) -> list[JobOutcome]:
+        return await run_batch(
             spec.jobs(), StoreBatchStore(store, retry_failed=retry_failed,
-                                         extra_sink=extra_sink,
-                                         fence=(spec.run_id, lease.token)),
+                                         extra_sink=extra_sink, fence=fence),
             spec.run_id, concurrency=spec.concurrency, model_limits=spec.model_limits,
             progress=progress, cancel_event=cancel, llm=llm, plan=plan)
-        if lost.is_set():
-            raise LeaseLostError(f"run {spec.run_id} was taken over by another process "
-                                 "while this one ran it; this one stopped")
-        status, ended = _final_status(outcomes, cancel_event), True
-        return outcomes
-    except (asyncio.CancelledError, RunHalted):
-        status = "interrupted"
-        raise
-    finally:
-        beat.cancel()
-        _let_go(store, lease, status, must=ended)
 
-
-async def _keep_lease(store: RunsStore, lease: LeaseRecord, lost: asyncio.Event,
-                      cancel: asyncio.Event) -> None:
-    """The heartbeat; a lost lease cancels the batch (its writes are fenced anyway)."""
-    from core.usecases import leases
-
-    await leases.heartbeat(store, lease, lost)
-    cancel.set()
-
-
-def _let_go(store: RunsStore, lease: LeaseRecord, status: str, *, must: bool) -> None:
-    """Release the lease with the final status. When the run is already stopping for
-    another reason, a database that cannot be written now does not hide that reason (the
-    run stays 'running', which a resume handles)."""
-    try:
-        store.release_lease(lease.run_id, lease.token, status)
-    except StorageError:
-        if must:
-            raise
+    spec.lease = leases.acquire(store, spec.run_id, lease=spec.lease)  # again: held till now
+    return await leases.owned(store, spec.lease, batch, cancel_event)
 
 
 def cancel_consultation(store: ConsultationStore, consultation_id: str, sink: EventSink,

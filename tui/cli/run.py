@@ -94,6 +94,9 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    help="with --resume: also redo the run's failed consultations")
     p.add_argument("--name", help="a name for the run")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    from tui.cli import run_workers
+
+    run_workers.add_options(p)
 
 
 def _model_limits(items: list[str]) -> dict[str, int]:
@@ -220,6 +223,11 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
         except (NotImplementedError, RuntimeError, ValueError):  # not here / not main thread
             pass
 
+    if args.workers > 1:
+        from tui.cli import run_workers
+
+        await run_workers.supervise(store, spec, args, progress)
+        return
     # Nobody watches token deltas here (an app attached from another terminal reads
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.
     await runs.execute(store, spec, retry_failed=args.retry_failed, progress=progress,
@@ -231,14 +239,21 @@ def run(args: argparse.Namespace) -> int:
     from core.usecases.results import summarise
     from db.store import open_store
 
+    from tui.cli import run_workers
+
+    if args.worker_of:  # a worker process of `--workers N` (started by its owner)
+        return run_workers.work(args)
     check_options(args)
     limits = _model_limits(args.model_limit)  # checked before anything is written
     plan = None if args.resume else _plan(args)
+    if plan is not None:
+        run_workers.check(args.workers, plan.concurrency)
     store = open_store(args.db)
     spec = _resumed_spec(store, args) if args.resume else _new_spec(store, plan)
     if args.resume:  # limits may change on resume (another machine, a rate limit)
         spec.model_limits = limits or spec.model_limits
         spec.concurrency = args.concurrency or spec.concurrency
+        run_workers.check(args.workers, spec.concurrency)
     progress = _Progress(len(spec.jobs()))
     try:
         asyncio.run(_execute(store, spec, args, progress))
