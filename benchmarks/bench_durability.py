@@ -6,10 +6,12 @@ process crash loses nothing committed, a power cut may lose the last commits. FU
 log at every commit. Measured on a temporary file beside the default database (same disk):
   (a) rating saves: 200 `save_ratings` calls (four answers each), NORMAL vs FULL;
   (b) an offline run: every bundled case, scripted doctor, retrieval patient and examiner,
-      the Recorder committing every event, NORMAL vs FULL.
-Prints the median of several runs and the ratio FULL / NORMAL of each.
+      the Recorder committing every event, NORMAL vs FULL;
+  (c) the same run (NORMAL) with and without the lease fence (the Recorder reads the run's
+      lease in each event's transaction, so an owner that was taken over writes nothing).
+Prints the median of several runs and the ratio FULL / NORMAL (fenced / unfenced) of each.
 
-    .venv/bin/python -m benchmarks.bench_durability [--runs 5] [--dir PATH]
+    .venv/bin/python -m benchmarks.bench_durability [--runs 6] [--dir PATH]
 
 Decision it informs: ratings are written durably (one sync per save, a few milliseconds a
 rater never notices); runs keep NORMAL when the ratio of (b) is large (a run's every event
@@ -85,17 +87,26 @@ def time_saves(seed: Path, folder: Path, durable: bool) -> float:
         store.db.conn.close()
 
 
-def time_run(folder: Path, mode: str) -> float:
-    """Seconds for an offline run of every bundled case with `synchronous=mode`."""
-    path = folder / f"run-{mode}.db"
+def time_run(folder: Path, mode: str, fenced: bool = True) -> float:
+    """Seconds for an offline run of every bundled case with `synchronous=mode` (and the
+    lease fence, unless not `fenced`)."""
+    import db.consultations as recorder_module
+
+    path = folder / f"run-{mode}-{fenced}.db"
     path.unlink(missing_ok=True)
     store = open_store(path)
     _sync(store.db, mode)
     config = ConsultationConfig(doctor=AgentSpec(kind="scripted"))
     spec = runs.create(store, load_bundled_cases(), [config], concurrency=8)
-    start = time.perf_counter()
-    asyncio.run(runs.execute(store, spec))
-    took = time.perf_counter() - start
+    check = recorder_module._HOLDS_LEASE
+    if not fenced:  # a statement that always finds a row, as cheap as SQLite gets
+        recorder_module._HOLDS_LEASE = "SELECT 1 WHERE ? IS NOT ? OR 1"
+    try:
+        start = time.perf_counter()
+        asyncio.run(runs.execute(store, spec))
+        took = time.perf_counter() - start
+    finally:
+        recorder_module._HOLDS_LEASE = check
     store.close()
     return took
 
@@ -103,7 +114,7 @@ def time_run(folder: Path, mode: str) -> float:
 def main(argv: list[str] | None = None) -> None:
     """Print the medians and ratios."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--runs", type=int, default=5)
+    p.add_argument("--runs", type=int, default=6)
     p.add_argument("--dir", type=Path, default=None,
                    help="where the temporary files go (default: beside ~/.bedside's disk)")
     args = p.parse_args(argv)
@@ -112,17 +123,22 @@ def main(argv: list[str] | None = None) -> None:
         seed = _seed(folder)
         saves: dict[bool, list[float]] = {False: [], True: []}
         run: dict[str, list[float]] = {"NORMAL": [], "FULL": []}
-        for _ in range(args.runs):  # interleaved, so both see the same machine load
+        unfenced: list[float] = []
+        kinds = [("NORMAL", True), ("FULL", True), ("NORMAL", False)]
+        for i in range(args.runs):  # interleaved, in turns, so all see the same load
             for durable in (False, True):
                 saves[durable].append(time_saves(seed, folder, durable))
-            for mode in run:
-                run[mode].append(time_run(folder, mode))
+            for mode, fenced in kinds[i % 3:] + kinds[:i % 3]:
+                took = time_run(folder, mode, fenced)
+                (run[mode] if fenced else unfenced).append(took)
         normal, full = statistics.median(saves[False]), statistics.median(saves[True])
         print(f"rating saves ({SAVES}): NORMAL {normal * 1000 / SAVES:.2f} ms/save, "
               f"FULL {full * 1000 / SAVES:.2f} ms/save, ratio {full / normal:.2f}")
         rn, rf = statistics.median(run["NORMAL"]), statistics.median(run["FULL"])
         print(f"offline run ({len(load_bundled_cases())} cases): NORMAL {rn:.2f} s, "
               f"FULL {rf:.2f} s, ratio {rf / rn:.2f}")
+        ru = statistics.median(unfenced)
+        print(f"lease fence (NORMAL): without {ru:.2f} s, with {rn:.2f} s, ratio {rn / ru:.2f}")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

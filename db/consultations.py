@@ -26,7 +26,6 @@ from core.records.runs import ConsultationSummary
 from core.transcript import (EndReason, Transcript, Turn, Usage, Verdict,
                              utc_now, verdict_correct)
 from db.jsoncol import dumps, loads
-from db.leases import holds_lease
 
 DONE_STATUSES = ("finished", "failed")
 SUPERSEDED = "superseded"
@@ -56,6 +55,7 @@ _TURN_COLUMNS = ("consultation_id", "idx", "role", "addressee", "kind", "doctor_
                  "meta")
 _INSERT_TURN = (f"INSERT OR REPLACE INTO turns ({', '.join(_TURN_COLUMNS)}) VALUES"
                 f" ({', '.join('?' * len(_TURN_COLUMNS))})")
+_HOLDS_LEASE = "SELECT 1 FROM run_leases WHERE run_id = ? AND token = ?"  # the fence
 _INSERT_EVENT = "INSERT INTO events (consultation_id, type, at, data) VALUES (?, ?, ?, ?)"
 _STARTED_COLUMNS = ("id", "run_id", "case_id", "config_key", "doctor", "patient", "examiner",
                     "config", "status", "started_at", "origin", "doctor_turns",
@@ -109,7 +109,7 @@ class Recorder:
             run_id = event.run_id if isinstance(event, ConsultationStarted) else (
                 after.run_id if after is not None else None)
             if self.fence is not None and run_id == self.fence[0] \
-                    and not holds_lease(self.db, *self.fence):
+                    and self.conn.execute(_HOLDS_LEASE, self.fence).fetchone() is None:
                 raise LeaseLostError(f"run {run_id} was taken over by another process; "
                                      "this one stops and records nothing more")
             if handler is not None:
