@@ -78,6 +78,11 @@ def test_two_workers_play_each_consultation_once_as_one_process_would(
     _same_results(json.loads(out)["results"], one_process["results"])
     assert _query(db, "SELECT status FROM runs") == [("finished",)]
     assert _query(db, "SELECT count(*) FROM run_leases") == [(0,)]
+    # the workers scored each consultation as it ended, before the run was let go
+    (scored, late), = _query(db, "SELECT count(DISTINCT m.consultation_id), sum(m.computed_at"
+                                 " > r.finished_at) FROM metrics m JOIN consultations c ON"
+                                 " c.id = m.consultation_id JOIN runs r ON r.id = c.run_id")
+    assert (scored, late) == (CASES, 0)
 
 
 def _workers_alive(run_id: str) -> list[int]:

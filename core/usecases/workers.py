@@ -18,6 +18,7 @@ the command line's (`tui.cli.run_workers`); this module is what each side does.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
     from core.llm import LLMClient
     from core.usecases.runs import RunSpec
 
+log = logging.getLogger("bedside.workers")
 #: How the owner plays the run: given the fence and the cancel event, the workers' outcomes.
 Spawn = Callable[[tuple[str, str], asyncio.Event], Awaitable[list["JobOutcome"]]]
 
@@ -60,21 +62,36 @@ async def work(store: RunsStore, spec: RunSpec, *, index: int, retry_failed: boo
                progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
                llm: LLMClient | None = None) -> list[JobOutcome]:
     """Worker side: play the units of the run this worker claims; the outcomes of the jobs
-    it played (not those done before, nor those another worker claimed)."""
+    it played (not those done before, nor those another worker claimed). Each finished
+    consultation's offline metrics are computed here as it ends, in parallel, rather than
+    by the owner after the last one."""
     from core.batch import ELSEWHERE, run_batch
     from core.usecases.runs import StoreBatchStore
+    from core.usecases.scoring import offline_scorer
 
     assert spec.lease is not None
     token = spec.lease.token
+    score = offline_scorer(store)
 
     def claim(unit: str) -> bool:
         return store.claim(spec.run_id, token, unit, index)
+
+    def ended(done: int, total: int, outcome: JobOutcome) -> None:
+        if outcome.status == "finished" and outcome.consultation_id:
+            try:
+                score(outcome.consultation_id)
+            except RunHalted:
+                raise
+            except Exception:  # left to the owner's results, which compute what is missing
+                log.exception("could not score %s", outcome.consultation_id)
+        if progress is not None:
+            progress(done, total, outcome)
 
     outcomes = await run_batch(
         spec.jobs(), StoreBatchStore(store, retry_failed=retry_failed,
                                      fence=(spec.run_id, token)),
         spec.run_id, concurrency=spec.concurrency, model_limits=spec.model_limits,
-        progress=progress, cancel_event=cancel_event, llm=llm, claim=claim)
+        progress=ended, cancel_event=cancel_event, llm=llm, claim=claim)
     return [o for o in outcomes if o.status not in ("skipped", ELSEWHERE)]
 
 
