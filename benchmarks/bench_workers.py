@@ -6,9 +6,11 @@ of turn budgets (`--max-turns 14,15,…`) so that it has a few hundred consultat
 measurement is a fresh `bedside run` process on a fresh copy of a database that already
 holds the cases, timed from start to exit (interpreter start-up and imports included, as a
 user waits for them). The 1-worker and N-worker runs alternate, so both see the same machine
-load. Prints the median of each and the ratio N-worker / 1-worker (below 1: faster), the
-consultations per second of each, and the load average before and after (the machine may be
-shared: a loaded machine has fewer free cores to spread over).
+load. Prints the median wall time of each and the ratio N-worker / 1-worker (below 1:
+faster), the consultations per second, the CPU time of each (all processes; its ratio is
+the cost of spreading: start-up of the workers, claims, SQLite caches invalidated by the
+other writers) and the load average before and after: the machine may be shared, and a
+loaded machine has no free core to spread over.
 
     .venv/bin/python -m benchmarks.bench_workers [--runs 5] [--workers 2] [--configs 8]
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -31,15 +34,23 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _bedside(folder: Path, *args: str) -> tuple[float, dict]:
+def _cpu() -> float:
+    """CPU seconds (user + system) of the children waited for so far (the workers of a
+    `bedside run` are its children, waited for by it: they count too)."""
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return use.ru_utime + use.ru_stime
+
+
+def _bedside(folder: Path, *args: str) -> tuple[float, float, dict]:
+    """Wall and CPU seconds of one `bedside run`, and its JSON results."""
     env = {**os.environ, "BEDSIDE_HOME": str(folder)}
-    start = time.perf_counter()
+    cpu, start = _cpu(), time.perf_counter()
     out = subprocess.run([sys.executable, "-m", "tui.cli", "run", *args], cwd=ROOT, env=env,
                          capture_output=True, text=True, check=False)
     took = time.perf_counter() - start
     if out.returncode != 0:
         raise RuntimeError(out.stderr)
-    return took, json.loads(out.stdout)
+    return took, _cpu() - cpu, json.loads(out.stdout)
 
 
 def _seed(folder: Path) -> Path:
@@ -68,26 +79,31 @@ def main(argv: list[str] | None = None) -> None:
     try:
         seed = _seed(folder)
         times: dict[int, list[float]] = {1: [], args.workers: []}
+        cpus: dict[int, list[float]] = {1: [], args.workers: []}
         seen: dict[int, list[tuple]] = {}
         n = 0
         for i in range(args.runs):
             for workers in times:
                 db = folder / f"r{i}-{workers}.db"
                 shutil.copy(seed, db)
-                took, result = _bedside(folder, "--db", str(db), "--max-turns", budgets,
-                                        "--concurrency", "16", "--workers", str(workers),
-                                        "--json")
+                took, cpu, result = _bedside(folder, "--db", str(db), "--max-turns", budgets,
+                                             "--concurrency", "16", "--workers", str(workers),
+                                             "--json")
                 times[workers].append(took)
+                cpus[workers].append(cpu)
                 seen.setdefault(workers, _summary(result))
                 n = sum(r["n"] for r in result["results"])
         assert seen[1] == seen[args.workers], "results differ with the number of workers"
         one, many = statistics.median(times[1]), statistics.median(times[args.workers])
+        c1, cn = statistics.median(cpus[1]), statistics.median(cpus[args.workers])
         print(f"offline run, {n} consultations, median of {args.runs}:")
-        print(f"  1 process:            {one:6.2f} s  ({n / one:5.1f} consultations/s)")
-        print(f"  {args.workers} worker processes:   {many:6.2f} s  ({n / many:5.1f} "
-              f"consultations/s)")
-        print(f"  ratio {args.workers} workers / 1: {many / one:.2f}   (cores: {os.cpu_count()}, "
-              f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after)")
+        print(f"  1 process:            {one:6.2f} s wall, {c1:6.2f} s CPU  "
+              f"({n / one:5.1f} consultations/s)")
+        print(f"  {args.workers} worker processes:   {many:6.2f} s wall, {cn:6.2f} s CPU  "
+              f"({n / many:5.1f} consultations/s)")
+        print(f"  ratio {args.workers} workers / 1: wall {many / one:.2f}, CPU {cn / c1:.2f}   "
+              f"(cores: {os.cpu_count()}, load average {load_before:.1f} before, "
+              f"{os.getloadavg()[0]:.1f} after)")
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import json
 import signal
 import sys
@@ -54,9 +55,10 @@ async def supervise(store: Any, spec: Any, args: argparse.Namespace, progress: A
     """Own the run and play it through `args.workers` worker processes."""
     from core.usecases import workers
 
-    done_before = sum(1 for job in spec.jobs() if (job.case.id, job.key())
-                      in store.done_keys(spec.run_id, retry_failed=args.retry_failed))
-    total = len(spec.jobs())
+    done = store.done_keys(spec.run_id, retry_failed=args.retry_failed)
+    jobs = spec.jobs()
+    done_before = sum(1 for job in jobs if (job.case.id, job.key()) in done)
+    total = len(jobs)
 
     async def spawn(fence: tuple[str, str], cancel: asyncio.Event) -> list[Any]:
         pool = _Pool(args, fence, done_before, total, progress)
@@ -166,8 +168,12 @@ def work(args: argparse.Namespace) -> int:
     from db.store import open_store
 
     store = open_store(args.db)
-    spec = workers.attach(store, args.worker_of, args.worker_lease, index=args.worker_index,
-                          workers=args.workers, library=load_bundled_cases())
+    attach = functools.partial(workers.attach, store, args.worker_of, args.worker_lease,
+                               index=args.worker_index, workers=args.workers)
+    try:  # the run's cases are in the store (it saved them): no need to parse the library
+        spec = attach()
+    except InputError:
+        spec = attach(library=load_bundled_cases())
     _say({"ready": True})
     if sys.stdin.readline().strip() != "go":
         return 130  # the owner is gone
