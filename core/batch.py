@@ -16,6 +16,15 @@ using several models holds a slot of each). Model slots are taken before the glo
 always in sorted model order, so a job waiting for a busy model holds no global slot (jobs
 of other models are not starved) and no two jobs can wait on each other in a cycle.
 
+A run spread over several worker processes (`bedside run --workers N`) passes `claim`:
+each lane is claimed (atomically, in the store) when it gets its slot, and a lane another
+worker claimed is left to it (outcome 'elsewhere'), so no consultation is played twice.
+
+A sink that says the run cannot go on (`core.errors.RunHalted`: the database cannot be
+written, or another process took the run over) halts the batch: nothing more is recorded,
+the jobs still running are cancelled, and `run_batch` raises that error once they have
+stopped. What was committed is kept; the consultations left 'running' are redone on resume.
+
 A job is played by its solver (`core.engine.job_solver`: the configuration's own, or its
 upper bound). The consultations of a run share one `RunState` (a solver's memory across
 cases); a solver marked `sequential` has the jobs of each of its configurations played one
@@ -36,6 +45,7 @@ from core.config import ConsultationConfig
 from core.consultation_state import (ConsultationState, apply, failure_status, is_done,
                                      supersedes)
 from core.engine import ONE_STEP, describe_consultation, job_solver, run_solver
+from core.errors import RunHalted
 from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted,
                          Event, EventSink)
 from core.ids import new_id
@@ -46,7 +56,9 @@ from core.transcript import EndReason, verdict_correct
 
 log = logging.getLogger("bedside.batch")
 Progress = Callable[[int, int, "JobOutcome"], None]
+Claim = Callable[[str], bool]  # a unit of work ('case<TAB>key', or '*<TAB>key' for a lane)
 INTERACTIVE = "interactive"
+ELSEWHERE = "elsewhere"  # the outcome of a job another worker process claimed
 
 
 class Job(NamedTuple):
@@ -95,7 +107,7 @@ class JobOutcome:
     case_id: str
     config_key: str
     consultation_id: str | None
-    status: str  # finished | failed | cancelled | skipped
+    status: str  # finished | failed | cancelled | skipped | elsewhere
     end_reason: str | None = None
     reason: str | None = None
     correct: bool | None = None
@@ -144,13 +156,29 @@ class MemoryBatchStore:
                 if s.run_id == run_id and is_done(s.status, retry_failed=self.retry_failed)}
 
 
+class _Halt:
+    """The batch-wide stop a RunHalted from the sink causes (first error kept)."""
+
+    def __init__(self, cancel: asyncio.Event) -> None:
+        self.cancel = cancel
+        self.error: RunHalted | None = None
+
+    def halt(self, err: RunHalted) -> None:
+        """Stop the batch: no more recording, every job cancelled."""
+        if self.error is None:
+            self.error = err
+            log.info("run halted: %s", err)
+        self.cancel.set()
+
+
 class _Watch:
     """Sink wrapper that remembers how its consultation ended (even if the inner sink
     then fails to record it); the events of consultations it plays on the side (a
-    collaborating doctor's own) pass through unnoted."""
+    collaborating doctor's own) pass through unnoted. It halts the batch when the sink says
+    the run cannot go on (after which it records nothing more)."""
 
-    def __init__(self, inner: EventSink, consultation_id: str) -> None:
-        self.inner, self.consultation_id = inner, consultation_id
+    def __init__(self, inner: EventSink, consultation_id: str, halt: _Halt) -> None:
+        self.inner, self.consultation_id, self.halt = inner, consultation_id, halt
         self.last: Event | None = None
 
     def emit(self, event: Event) -> None:
@@ -158,7 +186,13 @@ class _Watch:
         if isinstance(event, ConsultationFinished | ConsultationFailed) \
                 and event.consultation_id == self.consultation_id:
             self.last = event
-        self.inner.emit(event)
+        if self.halt.error is not None:
+            return  # halted: the row stays 'running' and is redone on resume
+        try:
+            self.inner.emit(event)
+        except RunHalted as err:
+            self.halt.halt(err)
+            raise
 
 
 def _outcome(job: Job, cid: str, last: Event | None) -> JobOutcome:
@@ -195,9 +229,10 @@ class _Limits:
                 sem.release()
 
 
-def _record_unstarted(job: Job, cid: str, run_id: str, sink: EventSink) -> JobOutcome:
+def _record_unstarted(job: Job, cid: str, run_id: str, sink: EventSink,
+                      halt: _Halt) -> JobOutcome:
     """A planned job cancelled before it started: recorded as cancelled, never run."""
-    watch = _Watch(sink, cid)
+    watch = _Watch(sink, cid, halt)
     described = describe_consultation(job.case, job.config, one_step=job.mode == ONE_STEP)
     try:
         watch.emit(ConsultationStarted(consultation_id=cid, case_id=job.case.id, run_id=run_id,
@@ -221,17 +256,28 @@ class _Batch:
     llm: LLMClient
     cancel: asyncio.Event  # batch-wide
     run_state: RunState
+    halt: _Halt
+    claim: Claim | None = None
 
 
-async def _job(b: _Batch, job: Job, control: JobControl, planned: bool) -> JobOutcome:
+def _unit(job: Job) -> str:
+    """What a worker claims to play a job: the (case, key) pair, or the whole lane of a
+    sequential solver's configuration."""
+    return f"*\t{job.key()}" if job.solver().sequential else f"{job.case.id}\t{job.key()}"
+
+
+async def _job(b: _Batch, job: Job, control: JobControl, planned: bool,
+               claim: bool) -> JobOutcome:
     cid, cancel = control.consultation_id, control.cancel_event
     async with b.limits.slot(job.config):
         if cancel.is_set() or b.cancel.is_set():
             if planned:
-                return _record_unstarted(job, cid, b.run_id, b.store.sink())
+                return _record_unstarted(job, cid, b.run_id, b.store.sink(), b.halt)
             return JobOutcome(job.case.id, job.key(), None, "cancelled", "cancelled",
                               "not started")
-        watch = _Watch(b.store.sink(), cid)
+        if claim and b.claim is not None and not b.claim(_unit(job)):
+            return JobOutcome(job.case.id, job.key(), None, ELSEWHERE)
+        watch = _Watch(b.store.sink(), cid, b.halt)
         try:
             await run_solver(job.solver(), job.case, job.config, watch, consultation_id=cid,
                              run_id=b.run_id, cancel_event=cancel, llm=b.llm,
@@ -298,16 +344,20 @@ async def run_batch(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], store
                     model_limits: dict[str, int] | None = None,
                     progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
                     llm: LLMClient | None = None, plan: Plan | None = None,
-                    run_state: RunState | None = None) -> list[JobOutcome]:
+                    run_state: RunState | None = None,
+                    claim: Claim | None = None) -> list[JobOutcome]:
     """Run every job not already done for `run_id`; outcomes in job order.
 
     `jobs` are `Job`s or (case, config) pairs (interactive). `plan`, if given, is called
     once per job to be run, in order, before any starts, and returns that job's
     consultation id and cancel event. `run_state` is the memory the run's consultations
-    share (a fresh one by default).
+    share (a fresh one by default). `claim`, in a worker process, claims a unit of work
+    before it is played (False: another worker has it). Raises the sink's RunHalted once
+    the jobs have stopped, if one came.
     """
+    cancel = cancel_event or asyncio.Event()
     b = _Batch(store, run_id, _Limits(concurrency, model_limits), llm or LLMClient(),
-               cancel_event or asyncio.Event(), run_state or RunState())
+               cancel, run_state or RunState(), _Halt(cancel), claim)
     outcomes: list[JobOutcome | None] = [None] * len(jobs)
     todo = _todo(jobs, store.done_keys(run_id), plan, outcomes)
     finished = 0
@@ -324,14 +374,21 @@ async def run_batch(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], store
             report(i, outcome)
 
     async def lane(items: Todo) -> None:
-        for i, job, control, planned in items:
-            report(i, await _job(b, job, control, planned))
+        for n, (i, job, control, planned) in enumerate(items):
+            outcome = await _job(b, job, control, planned, claim=n == 0)
+            report(i, outcome)
+            if outcome.status == ELSEWHERE:  # the whole lane is another worker's
+                for j, other, _, _ in items[n + 1:]:
+                    report(j, JobOutcome(other.case.id, other.key(), None, ELSEWHERE))
+                return
 
     watcher = _cancel_all_on(b.cancel, [control for _, _, control, _ in todo])
     try:
         await asyncio.gather(*(lane(items) for items in _lanes(todo)))
     finally:
         watcher.cancel()
+    if b.halt.error is not None:
+        raise b.halt.error
     return [o for o in outcomes if o is not None]
 
 

@@ -55,3 +55,34 @@ class RecordError(BedsideError):
     this reason rather than going on unrecorded."""
 
     title = "Could not record"
+
+
+
+class RunHalted(BedsideError):
+    """A run cannot go on in this process: its database cannot be written, or another
+    process has taken the run over. What was committed is kept and the run is resumable;
+    the batch stops at once rather than record failures that are not the consultations'."""
+
+    title = "Run stopped"
+
+
+class StorageError(RunHalted):
+    """The database could not be written or read (a full disk, a read-only file, an I/O
+    error, a lock held too long by another process). Nothing is wrong with the work itself:
+    what was committed before is kept, and the same command can be run again once the
+    cause is fixed (a run resumes)."""
+
+    title = "Database error"
+
+
+class LeaseLostError(RunHalted):
+    """Another process took this run over (its owner's heartbeat had stopped): this process
+    must not record anything more for it."""
+
+    title = "Run taken over"
+
+
+class RunBusyError(BedsideError):
+    """A run is being run by another live process (it holds the run's lease)."""
+
+    title = "Run busy"

@@ -19,7 +19,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from core.consultation_state import ConsultationState, agent_label, apply, supersede_key
-from core.errors import NotFoundError
+from core.errors import LeaseLostError, NotFoundError
 from core.events import (ConsultationFailed, ConsultationFinished, ConsultationStarted, Event,
                          TestRequested, TokenDelta, TurnCompleted)
 from core.records.runs import ConsultationSummary
@@ -55,6 +55,7 @@ _TURN_COLUMNS = ("consultation_id", "idx", "role", "addressee", "kind", "doctor_
                  "meta")
 _INSERT_TURN = (f"INSERT OR REPLACE INTO turns ({', '.join(_TURN_COLUMNS)}) VALUES"
                 f" ({', '.join('?' * len(_TURN_COLUMNS))})")
+_HOLDS_LEASE = "SELECT 1 FROM run_leases WHERE run_id = ? AND token = ?"  # the fence
 _INSERT_EVENT = "INSERT INTO events (consultation_id, type, at, data) VALUES (?, ?, ?, ?)"
 _STARTED_COLUMNS = ("id", "run_id", "case_id", "config_key", "doctor", "patient", "examiner",
                     "config", "status", "started_at", "origin", "doctor_turns",
@@ -86,10 +87,13 @@ class Recorder:
     kept in memory until the consultation ends) and the columns the event changes are
     written from that state, so the row says what the reducer says."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: Database, fence: tuple[str, str] | None = None) -> None:
         self.db = db
         self.conn = db.conn
         self.states: dict[str, ConsultationState] = {}
+        #: (run id, lease token): events of that run are written only while the token
+        #: holds the run's lease (a process whose run was taken over writes nothing more).
+        self.fence = fence
 
     def emit(self, event: Event) -> None:
         """Commit the event (token deltas are not stored: the completed turn is)."""
@@ -102,6 +106,12 @@ class Recorder:
         if handler is not None and after is None:  # not stored: nothing to update
             raise NotFoundError(f"no consultation with id '{cid}' to update")
         with self.db.atomic():
+            run_id = event.run_id if isinstance(event, ConsultationStarted) else (
+                after.run_id if after is not None else None)
+            if self.fence is not None and run_id == self.fence[0] \
+                    and self.conn.execute(_HOLDS_LEASE, self.fence).fetchone() is None:
+                raise LeaseLostError(f"run {run_id} was taken over by another process; "
+                                     "this one stops and records nothing more")
             if handler is not None:
                 handler(event, after)
             self.conn.execute(_INSERT_EVENT, (cid, event.type, event.at, _event_data(event)))

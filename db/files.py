@@ -20,21 +20,36 @@ def default_db_path() -> Path:
     return bedside_home() / "bedside.db"
 
 
+def usable_folder(target: Path) -> None:
+    """Make sure the folder of the database file `target` exists: the bedside home (where
+    the default database lives) is made when missing; any other folder must exist already,
+    so a mistyped `--db` path is an error rather than a new tree of folders. Raises
+    InputError naming the file."""
+    folder = target.parent
+    if folder.is_dir():
+        return
+    if folder.absolute() != bedside_home().absolute():
+        raise InputError(f"the folder {folder} does not exist (make it first, or give "
+                         "another --db)", path=str(target))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise InputError(f"cannot create its folder ({err.strerror or err})",
+                         path=str(target)) from None
+
+
 def check_database(path: str | Path | None) -> Path:
     """The database path, checked; raise InputError (one line) if it cannot be used.
 
-    Creates the folder if needed (as opening would). An existing file must be an SQLite
-    database we may write; it is opened read-only here, so the check changes nothing. The
-    full open (migrations) is `db.connection.open_db`.
+    Makes the folder when it is the bedside home (`usable_folder`), as opening would. An
+    existing file must be an SQLite database we may write; it is opened read-only here, so
+    the check changes nothing. The full open (migrations) is `db.connection.open_db`.
     """
     target = Path(path) if path else default_db_path()
     where = str(target)
     if target.is_dir():
         raise InputError("is a folder, not a database file", path=where)
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise InputError(f"cannot create its folder ({err.strerror or err})", path=where) from None
+    usable_folder(target)
     # An existing file is opened read-only (the check changes nothing); a new one is
     # created, as the app would create it anyway.
     exists = target.exists()

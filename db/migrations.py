@@ -265,3 +265,23 @@ def m550_hospital(db: Database) -> None:
         pk=("run_id", "seq"),
         foreign_keys=[("run_id", "runs", "id")],
     )
+
+
+# --- reliability (issue 18): m100_* ---
+
+
+@migrations()
+def m100_run_leases(db: Database) -> None:
+    """One owner per run: the lease its owner holds and renews (a heartbeat), and the
+    consultations the owner's worker processes have claimed under it (`unit` is a (case,
+    configuration) pair, or a configuration whose cases are played in order), so none is
+    played twice."""
+    db.table("run_leases").create(
+        {"run_id": str, "token": str, "host": str, "pid": int, "pid_start": int,
+         "since": str, "heartbeat_at": float},
+        pk="run_id",
+    )
+    db.table("run_claims").create(
+        {"run_id": str, "unit": str, "token": str, "worker": int, "claimed_at": str},
+        pk=("run_id", "unit"),
+    )

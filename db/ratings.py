@@ -5,7 +5,8 @@ progress, and the study-wide listing that export reads.
 A rating unit is (rubric item id, turn index; -1 = the whole transcript) and keeps one row
 for good; every change is a `rating_history` row tied to a `rating_saves` row, which is what
 undo reverts. Each save, skip and undo is one short transaction committed before the method
-returns (`db.studies.write`), so every rating is on disk the moment it exists. Rows come back
+returns (`db.connection.write`, durable: synced to disk at its commit, so not even a power
+cut loses a rating the screen showed as saved). Rows come back
 as `core.records.studies` models; this module knows nothing of rubrics (that is `annotation`).
 """
 
@@ -24,7 +25,8 @@ from core.records.studies import (DONE, PENDING, SKIPPED, Answers, AssignmentRec
                                   Undone, Unit)
 from core.transcript import utc_now
 from db.jsoncol import loads
-from db.studies import load_assignment, write
+from db.connection import write
+from db.studies import load_assignment
 
 MAX_GAP_S = 1800.0  # gaps between saves longer than this are breaks, not rating time
 
@@ -154,7 +156,7 @@ class RatingRepository:
         Returns the save id (what `undo_last` reverts).
         """
         at = at or utc_now()
-        with write(self.db):
+        with write(self.db, durable=True):
             a = load_assignment(self.db, assignment_id)
             current = {(r["item"], r["turn_idx"]): r for r in
                        self.db.table("ratings").rows_where("assignment_id = ?", [assignment_id])}
@@ -171,7 +173,7 @@ class RatingRepository:
         if not reason.strip():
             raise InputError("a reason is required to skip", field="reason")
         at = utc_now()
-        with write(self.db):
+        with write(self.db, durable=True):
             a = load_assignment(self.db, assignment_id)
             save_id = _new_save(self.db, a, "skip", at)
             self.db.table("assignments").update(
@@ -182,7 +184,7 @@ class RatingRepository:
     def undo_last(self, study_id: str, rater_id: str) -> Undone | None:
         """Revert the rater's most recent save or skip not yet undone; None if there is none."""
         at = utc_now()
-        with write(self.db):
+        with write(self.db, durable=True):
             saves = list(self.db.table("rating_saves").rows_where(
                 "study_id = ? AND rater_id = ? AND undone_at IS NULL"
                 " AND kind IN ('save', 'skip')", [study_id, rater_id],

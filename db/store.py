@@ -1,6 +1,6 @@
 """The SQLite store: one object implementing the store protocols of `core.ports` by
-composing the repositories (`db.cases`, `db.runs`, `db.consultations`, `db.metrics`,
-`db.fidelity`, `db.corpus`).
+composing the repositories (`db.cases`, `db.runs`, `db.leases`, `db.consultations`,
+`db.metrics`, `db.fidelity`, `db.corpus`).
 
 `open_store(path)` is how the command line and the app open a project: it opens and
 migrates through `db.connection.open_db`, the one place that does. A store wraps one
@@ -9,7 +9,7 @@ migrates through `db.connection.open_db`, the one place that does. A store wraps
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +24,7 @@ from core.ports.hospital import HospitalStore
 from core.ports.fidelity import FidelityRunsStore
 from core.records.fidelity import GraderRecord, StoredGrade
 from core.records.tools import CorpusDocument, NewDocument, NotebookVersion, Passage
+from core.records.leases import LeaseRecord
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
                                RunProgress, RunRecord, StudyListRow)
 from core.transcript import Transcript
@@ -34,6 +35,7 @@ from db import consultations as consultation_repo
 from db import corpus as corpus_repo
 from db import fidelity as fidelity_repo
 from db import judged as judged_repo
+from db import leases as lease_repo
 from db import metrics as metric_repo
 from db import runs as run_repo
 from db.connection import open_db
@@ -127,10 +129,33 @@ class SqliteStore(EvolutionRepository, HospitalRepository):
         """The run's consultations (every running one when None) with their progress."""
         return run_repo.live_rows(self.db, run_id)
 
+    # -- leases -----------------------------------------------------------------------------
+    def take_lease(self, lease: LeaseRecord,
+                   may_take: Callable[[LeaseRecord], bool]) -> LeaseRecord | None:
+        """Take the run's lease unless its holder may not be replaced; None or the holder."""
+        return lease_repo.take_lease(self.db, lease, may_take)
+
+    def get_lease(self, run_id: str) -> LeaseRecord | None:
+        """The run's lease, if held."""
+        return lease_repo.get_lease(self.db, run_id)
+
+    def renew_lease(self, run_id: str, token: str, at: float) -> bool:
+        """The heartbeat; False when the lease is no longer `token`'s."""
+        return lease_repo.renew_lease(self.db, run_id, token, at)
+
+    def release_lease(self, run_id: str, token: str, status: str | None) -> bool:
+        """Let go of the lease (setting the final status) if `token` still holds it."""
+        return lease_repo.release_lease(self.db, run_id, token, status)
+
+    def claim(self, run_id: str, token: str, unit: str, worker: int) -> bool:
+        """Claim a unit of the run's work for a worker; False if another has it."""
+        return lease_repo.claim(self.db, run_id, token, unit, worker)
+
     # -- consultations ----------------------------------------------------------------------
-    def recorder(self) -> EventSink:
-        """A sink that commits every event the moment it arrives."""
-        return consultation_repo.Recorder(self.db)
+    def recorder(self, fence: tuple[str, str] | None = None) -> EventSink:
+        """A sink that commits every event the moment it arrives (of the run `fence`
+        names, only while its lease token holds the lease)."""
+        return consultation_repo.Recorder(self.db, fence)
 
     def done_keys(self, run_id: str, *, retry_failed: bool = False) -> set[tuple[str, str]]:
         """(case_id, config_key) pairs of the run not to be run again."""

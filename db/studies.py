@@ -5,8 +5,9 @@ The answers themselves (ratings with their history, saves, skips, undo, import, 
 are in `db.ratings`, which builds on this module's `write` and `load_assignment`;
 `db.study_store.SqliteStudyStore` is both.
 
-Every write is one short `BEGIN IMMEDIATE` transaction committed at once, so several raters
-can work on one database file from several processes (WAL + busy timeout from `open_db`)
+Every write is one short `BEGIN IMMEDIATE` transaction committed at once
+(`db.connection.write`), so several raters can work on one database file from several
+processes (WAL + busy timeout from `open_db`)
 and a killed process loses nothing that was saved. Rows come back as `core.records.studies`
 models; this module knows nothing of rubrics (that is `annotation`). It imports
 `db.ratings` nowhere (that module imports this one).
@@ -27,24 +28,9 @@ from core.records.studies import (PENDING, AssignmentRecord, AssignmentStatus, J
                                   RaterKind, RaterRecord, StudyCandidate, StudyRecord)
 from core.transcript import Transcript, utc_now
 from db.cases import get_case
+from db.connection import write
 from db.consultations import get_transcript
 from db.jsoncol import dumps, loads
-
-
-@contextmanager
-def write(db: Database) -> Iterator[Database]:
-    """One short write transaction; takes the write lock up front (waits on busy timeout)."""
-    if db.conn.in_transaction:
-        with db.atomic():
-            yield db
-        return
-    db.conn.execute("BEGIN IMMEDIATE")
-    try:
-        yield db
-    except BaseException:
-        db.conn.execute("ROLLBACK")
-        raise
-    db.conn.execute("COMMIT")
 
 
 def rater_record(row: dict[str, Any]) -> RaterRecord:

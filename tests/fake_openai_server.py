@@ -13,7 +13,10 @@ the roles 'host-assess', 'host-agree', 'host-final', 'revision' and 'revision-pl
 reply that quotes the request's API key and Authorization header back), "echo-key-401" (a
 refusal that names the key, as some servers word it) and "echo-key-500" (a server error that
 quotes the request's headers, as a misconfigured proxy does). `chunk_delay` spaces the streamed
-chunks out (seconds between chunks), so a client can be watched, or cancelled, mid-reply.
+chunks out (seconds between chunks), so a client can be watched, or cancelled, mid-reply. `hold(after=n)` lets
+the next n replies go and makes every later one wait until `release()`, so a client's run
+stays in the middle, at a known point, for as long as a test needs (its consultations
+neither end nor fail meanwhile).
 
 Message content may be a string or a list of parts (`{"type": "text"}` and
 `{"type": "image_url"}`, as vision models take them); `message_text` reads the text of
@@ -229,6 +232,20 @@ class FakeOpenAIServer:
         self._server: asyncio.AbstractServer | None = None
         self._thread: threading.Thread | None = None
         self._ready = threading.Event()
+        self._open = threading.Event()
+        self._open.set()
+        self._passes = 0
+
+    def hold(self, after: int = 0) -> None:
+        """Let the next `after` replies go; later ones wait (their requests are read and
+        counted) until `release`."""
+        with self._lock:
+            self._passes = after
+            self._open.clear()
+
+    def release(self) -> None:
+        """Let held and later replies go."""
+        self._open.set()
 
     @property
     def base_url(self) -> str:
@@ -337,6 +354,14 @@ class FakeOpenAIServer:
         reply = self.replies.get(detect_role(body), self.replies["unknown"])
         return reply(body, n) if callable(reply) else reply
 
+    async def _wait_if_held(self) -> None:
+        with self._lock:
+            if not self._open.is_set() and self._passes > 0:
+                self._passes -= 1
+                return
+        while not self._open.is_set():
+            await asyncio.sleep(0.02)
+
     async def _chat(self, writer: asyncio.StreamWriter, body: dict[str, Any],
                     headers: dict[str, str]) -> None:
         with self._lock:
@@ -346,6 +371,7 @@ class FakeOpenAIServer:
         fault = self._next_fault(body, n)
         if self.latency:
             await asyncio.sleep(self.latency)
+        await self._wait_if_held()
         if fault == "hang":
             await asyncio.sleep(self.hang_seconds)
         if fault == "401":

@@ -82,7 +82,7 @@ def test_help_still_lists_every_command() -> None:
 
 @pytest.mark.parametrize("target, message", [
     ("notadb.db", "not a bedside database"),
-    ("/proc/nope/x.db", "cannot create its folder"),
+    ("/proc/nope/x.db", "the folder /proc/nope does not exist"),
     (".", "is a folder"),
 ])
 def test_a_bad_database_is_one_line_and_exit_status_2(tmp_path: Path, target: str,
@@ -101,8 +101,10 @@ def test_a_bad_database_is_one_line_and_exit_status_2(tmp_path: Path, target: st
 def test_check_database_accepts_new_and_existing_databases(tmp_path: Path) -> None:
     from db.connection import open_db
 
-    new = check_database(tmp_path / "sub" / "new.db")
-    assert new.parent.is_dir()
+    assert check_database(tmp_path / "new.db") == tmp_path / "new.db"
+    with pytest.raises(InputError, match="does not exist"):
+        check_database(tmp_path / "sub" / "new.db")  # a mistyped folder is not made
+    assert not (tmp_path / "sub").exists()
     open_db(tmp_path / "old.db")
     before = (tmp_path / "old.db").read_bytes()
     assert check_database(tmp_path / "old.db") == tmp_path / "old.db"

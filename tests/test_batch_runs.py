@@ -76,6 +76,7 @@ def test_a_changed_case_is_visible_on_resume(tmp_path: Path) -> None:
     from db.cases import save_cases
 
     save_cases(db, [changed])
+    store.release_lease(spec.run_id, spec.lease.token, None)  # its creator has ended
     assert batch_runs.resume(store, spec.run_id).changed_cases == [CASES[0].id]
 
 
@@ -90,6 +91,7 @@ def test_interrupted_rows_are_abandoned_then_superseded_once_redone(tmp_path: Pa
 
     Recorder(db).emit(ConsultationStarted(consultation_id="c-killed", case_id=CASES[0].id,
                                           run_id=spec.run_id, config={"config_key": key}))
+    store.release_lease(spec.run_id, spec.lease.token, None)  # ... and ended
     resumed = batch_runs.resume(store, spec.run_id)
     assert resumed.abandoned == 1 and db["consultations"].get("c-killed")["status"] == "abandoned"
     asyncio.run(batch_runs.execute(store, resumed))

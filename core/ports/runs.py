@@ -8,13 +8,14 @@ row dicts.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from typing import Any, Protocol
 
 from core.case import Case
 from core.events import EventSink
 from core.metrics.base import Metrics
 from core.ports.tools import ToolStore
+from core.records.leases import LeaseRecord
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
                                RunProgress, RunRecord)
 from core.transcript import Transcript
@@ -101,8 +102,10 @@ class RunStore(Protocol):
 class ConsultationStore(Protocol):
     """Consultations, their turns, and the sink that records them as they happen."""
 
-    def recorder(self) -> EventSink:
-        """A sink that commits every event the moment it arrives."""
+    def recorder(self, fence: tuple[str, str] | None = None) -> EventSink:
+        """A sink that commits every event the moment it arrives; with `fence` (run id,
+        lease token), events of that run only while the token holds its lease (else
+        LeaseLostError)."""
         ...
 
     def done_keys(self, run_id: str, *, retry_failed: bool = False) -> set[tuple[str, str]]:
@@ -199,6 +202,34 @@ class MetricStore(Protocol):
         ...
 
 
-class RunsStore(CaseStore, RunStore, ConsultationStore, MetricStore, ToolStore, Protocol):
+class LeaseStore(Protocol):
+    """Run leases (one owner per run) and the claims of its worker processes; each
+    decision is atomic across processes."""
+
+    def take_lease(self, lease: LeaseRecord,
+                   may_take: Callable[[LeaseRecord], bool]) -> LeaseRecord | None:
+        """Take the run's lease unless a holder exists and `may_take(holder)` is False;
+        None when taken, else the holder."""
+        ...
+
+    def get_lease(self, run_id: str) -> LeaseRecord | None:
+        """The run's lease, if held."""
+        ...
+
+    def renew_lease(self, run_id: str, token: str, at: float) -> bool:
+        """The heartbeat; False when `token` no longer holds the lease."""
+        ...
+
+    def release_lease(self, run_id: str, token: str, status: str | None) -> bool:
+        """Let go of the lease, setting the run's final status, if `token` still holds it."""
+        ...
+
+    def claim(self, run_id: str, token: str, unit: str, worker: int) -> bool:
+        """Claim a unit of the run's work for a worker of lease `token`; False if taken."""
+        ...
+
+
+class RunsStore(CaseStore, RunStore, ConsultationStore, MetricStore, ToolStore, LeaseStore,
+                Protocol):
     """Everything the run, play, scoring, import and results use cases need (the doctor
-    tools' corpus and notebooks included)."""
+    tools' corpus and notebooks and the run leases included)."""

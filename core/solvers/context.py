@@ -21,7 +21,7 @@ from core.agents.factory import Cast, build_cast
 from core.agents.human_doctor import HumanInput
 from core.case import Case
 from core.config import AgentSpec, ConsultationConfig
-from core.errors import BedsideError, RecordError
+from core.errors import BedsideError, RecordError, RunHalted
 from core.events import (ConsultationFailed, Event, EventSink, TokenDelta, TurnCompleted,
                          TurnStarted)
 from core.images import CaseImage
@@ -119,7 +119,8 @@ class SolverContext:
         try:
             self.sink.emit(event)
         except Exception as err:
-            log.exception("could not record %s of %s", event.type, self.cid)
+            if not isinstance(err, RunHalted):  # a halted run says so once, in one line
+                log.exception("could not record %s of %s", event.type, self.cid)
             raise RecordError(f"could not record the {event.type.replace('_', ' ')} event: "
                               f"{reason_of(err)}") from err
 

@@ -17,6 +17,12 @@ def _tools(config: ConsultationConfig) -> list[str]:
     return list(config.solver_options.get("tools") or [])
 
 
+def shares_notebook(configs: list[ConsultationConfig]) -> bool:
+    """Whether a doctor of the run keeps the notebook, which the run's consultations share
+    in one process's memory as they go (so the run cannot be spread over processes)."""
+    return any("notebook" in _tools(c) for c in configs)
+
+
 def check_sources(store: RunsStore, configs: list[ConsultationConfig]) -> None:
     """Refuse a run whose doctors search the corpus while it is empty (one line)."""
     if any("retrieval" in _tools(c) for c in configs) and not store.corpus_documents():

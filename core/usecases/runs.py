@@ -4,9 +4,15 @@ One orchestration shared by `bedside run` and the app's in-app batches, so both 
 same run configuration (`bedside run --resume` works on either), resume the same way and
 always leave the run with a final status: `execute` sets it in a `finally` — finished,
 cancelled (a consultation or the batch was cancelled), interrupted (the task was
-cancelled: Ctrl+C, SIGTERM, the app quitting) or failed (a bug). Only a process killed
-outright (SIGKILL, power loss) leaves a run 'running'; resuming it then marks the
-consultations it left 'running' as abandoned, redoes them and supersedes their rows.
+cancelled: Ctrl+C, SIGTERM, the app quitting; or the database could not be written) or
+failed (a bug). Only a process killed outright (SIGKILL, power loss) leaves a run
+'running'; resuming it then marks the consultations it left 'running' as abandoned, redoes
+them and supersedes their rows.
+
+A run has one owner at a time (`core.usecases.leases`): `create` and `resume` take the
+run's lease before anything of the run is written (a resume refuses, naming the owner,
+while another live process runs it), `execute` renews it and lets it go with the final
+status, and every event the run records is fenced by it.
 
 A run's stored config: {"cases": [ids], "case_hashes": {id: content hash},
 "configurations": [ConsultationConfig.describe()], "concurrency": n,
@@ -31,6 +37,7 @@ from core.config import ConsultationConfig
 from core.errors import InputError
 from core.events import ConsultationFailed, Event, EventSink
 from core.ports.runs import CaseStore, ConsultationStore, RunsStore, RunStore
+from core.records.leases import LeaseRecord
 from core.records.runs import RunRecord
 from core.transcript import EndReason
 
@@ -56,6 +63,8 @@ class RunSpec(BaseModel):
                                      "differs from when the run was created.")
     abandoned: int = Field(0, description="Consultations a killed process left running, to "
                            "be redone.")
+    lease: LeaseRecord | None = Field(None, description="This process's lease on the run "
+                                      "(taken by create and resume).")
 
     def jobs(self) -> list[Job]:
         """Every (case, configuration) consultation, then the one-step upper bounds of the
@@ -106,9 +115,14 @@ def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig
         "model_limits": limits, "one_step": one_step}
     if run_file is not None:
         config["run_file"] = run_file
-    run_id = store.create_run(name=name, provenance=provenance, config=config)
+    from core.ids import new_id
+    from core.usecases import leases
+
+    lease = leases.acquire(store, new_id("run-"))  # a new id: nobody else holds it
+    run_id = store.create_run(name=name, provenance=provenance, config=config,
+                              run_id=lease.run_id)
     return RunSpec(run_id=run_id, cases=cases, configs=configs, concurrency=concurrency,
-                   model_limits=limits, one_step=one_step)
+                   model_limits=limits, one_step=one_step, lease=lease)
 
 
 def _config_from(described: dict[str, Any]) -> ConsultationConfig:
@@ -131,15 +145,12 @@ def _stored_configs(run: RunRecord) -> list[ConsultationConfig]:
                          f"({str(err).splitlines()[0]})", field="--resume") from None
 
 
-def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> RunSpec:
-    """The stored run `run_ref` (id or name), rebuilt for `execute`.
-
-    Each case is taken from the store (the version the run saved), else from `library`
-    (e.g. the bundled cases); the library's copy of an unchanged case is used, since it
-    knows the folder of its image files. Cases whose content changed since the run was created are
-    listed in `changed_cases`. Consultations left 'running' by a process that died are
-    marked abandoned (and counted in `abandoned`): they will be redone.
-    """
+def rebuild(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> RunSpec:
+    """The stored run `run_ref` (id or name) as a RunSpec, without its lease: each case
+    from the store (the version the run saved), else from `library` (e.g. the bundled
+    cases; the library's copy of an unchanged case is used, since it knows the folder of
+    its image files); cases whose content changed since the run was created in
+    `changed_cases`."""
     from core.caseio import case_hash
 
     run = store.get_run(run_ref)
@@ -163,8 +174,21 @@ def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> R
     return RunSpec(run_id=run.id, cases=cases, configs=configs,
                    concurrency=int(saved.get("concurrency") or 8),
                    model_limits=dict(saved.get("model_limits") or {}),
-                   one_step=bool(saved.get("one_step")), changed_cases=changed,
-                   abandoned=store.abandon_interrupted(run.id))
+                   one_step=bool(saved.get("one_step")), changed_cases=changed)
+
+
+def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> RunSpec:
+    """The stored run `run_ref` (id or name), rebuilt for `execute` (`rebuild`), with its
+    lease: taken first (RunBusyError, naming the owner, while another live process runs
+    it); then consultations left 'running' by a process that died are marked abandoned
+    (and counted in `abandoned`): they will be redone.
+    """
+    from core.usecases import leases
+
+    spec = rebuild(store, run_ref, library=library)
+    spec.lease = leases.acquire(store, spec.run_id, run_ref)
+    spec.abandoned = store.abandon_interrupted(spec.run_id)
+    return spec
 
 
 class _Tee:
@@ -187,9 +211,10 @@ class StoreBatchStore:
     """`core.batch.BatchStore` on any consultation store."""
 
     def __init__(self, store: ConsultationStore, *, retry_failed: bool = False,
-                 extra_sink: EventSink | None = None) -> None:
+                 extra_sink: EventSink | None = None,
+                 fence: tuple[str, str] | None = None) -> None:
         self.store, self.retry_failed = store, retry_failed
-        recorder = store.recorder()
+        recorder = store.recorder(fence)
         self._sink: EventSink = recorder if extra_sink is None else _Tee(recorder, extra_sink)
 
     def done_keys(self, run_id: str) -> set[tuple[str, str]]:
@@ -201,38 +226,29 @@ class StoreBatchStore:
         return self._sink
 
 
-def _final_status(outcomes: list[JobOutcome], cancel_event: asyncio.Event | None) -> str:
-    if (cancel_event is not None and cancel_event.is_set()) or any(
-            o.status == "cancelled" for o in outcomes):
-        return "cancelled"
-    return "finished"
-
-
 async def execute(store: RunsStore, spec: RunSpec, *, retry_failed: bool = False,
                   progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
                   plan: Plan | None = None, extra_sink: EventSink | None = None,
                   llm: LLMClient | None = None) -> list[JobOutcome]:
-    """Run (or resume) `spec`: skip what is done, run the rest, and set the run's final
-    status however this ends. Returns the job outcomes."""
+    """Run (or resume) `spec` under its lease (`leases.owned`): skip what is done, run the
+    rest, and set the run's final status however this ends (unless another process has
+    taken the run over). Returns the job outcomes; raises RunHalted when the run had to
+    stop (the database cannot be written, the lease was lost): it is then resumable."""
     from core.batch import run_batch
+    from core.usecases import leases
     from core.usecases.doctor_tools import run_state
 
-    store.set_run_status(spec.run_id, "running")
     shared = run_state(store, spec.run_id, spec.configs, [c.id for c in spec.cases])
-    status = "failed"
-    try:
-        outcomes = await run_batch(
-            spec.jobs(), StoreBatchStore(store, retry_failed=retry_failed, extra_sink=extra_sink),
+
+    async def batch(fence: tuple[str, str], cancel: asyncio.Event) -> list[JobOutcome]:
+        return await run_batch(
+            spec.jobs(), StoreBatchStore(store, retry_failed=retry_failed,
+                                         extra_sink=extra_sink, fence=fence),
             spec.run_id, concurrency=spec.concurrency, model_limits=spec.model_limits,
-            progress=progress, cancel_event=cancel_event, llm=llm, plan=plan,
-            run_state=shared)
-        status = _final_status(outcomes, cancel_event)
-        return outcomes
-    except asyncio.CancelledError:
-        status = "interrupted"
-        raise
-    finally:
-        store.set_run_status(spec.run_id, status)
+            progress=progress, cancel_event=cancel, llm=llm, plan=plan, run_state=shared)
+
+    spec.lease = leases.acquire(store, spec.run_id, lease=spec.lease)  # again: held till now
+    return await leases.owned(store, spec.lease, batch, cancel_event)
 
 
 def cancel_consultation(store: ConsultationStore, consultation_id: str, sink: EventSink,

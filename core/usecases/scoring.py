@@ -92,6 +92,29 @@ def compute_offline(store: RunsStore, *, run_id: str | None = None, recompute: b
     return done + compute_task_metrics(store, run_id=run_id, recompute=recompute)
 
 
+def offline_scorer(store: RunsStore, find_case: Finder | None = None) -> Callable[[str], bool]:
+    """A function that computes and stores the offline metrics of one finished
+    consultation, by id, on the current version of its case (False when the case cannot be
+    found). A worker of `bedside run --workers` scores each consultation as it ends, so
+    the results at the end of the run find them computed (`compute_offline` skips them)."""
+    from core.metrics.compute import compute_metrics
+
+    get = _cached(find_case or case_finder(store))
+
+    def score(consultation_id: str) -> bool:
+        c = store.get_consultation(consultation_id)
+        found = get(c.case_id)
+        if found is None:
+            return False
+        case, digest = found
+        metrics = compute_metrics(case, store.get_transcript(c.id),
+                                  one_step=_one_step(c) or None)
+        store.save_metrics(c.id, metrics, case_hash=digest)
+        return True
+
+    return score
+
+
 class ScoreSummary(BaseModel):
     """What `compute_llm` did."""
 

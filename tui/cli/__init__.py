@@ -1,7 +1,8 @@
 """The `bedside` command line: parses arguments and dispatches to command modules.
 
 Errors a user can cause (`core.errors.BedsideError`) become one line on stderr and exit
-status 2; nothing else is caught here, so bugs keep their traceback. Heavy imports
+status 2, as do SQLite errors that mean the database file cannot be used (full disk,
+read-only file); nothing else is caught here, so bugs keep their traceback. Heavy imports
 (textual, litellm) happen only inside the commands that need them.
 
 `bedside` and `bedside --db PATH` (the app) skip building the full parser: registering the
@@ -17,6 +18,7 @@ control character acts on the terminal and no API key is shown.
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -164,6 +166,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             from tui.text.safe import sanitize  # also for the commands that are not wrapped
 
             print(f"bedside: {sanitize(str(err))}", file=sys.stderr)
+            return 2
+        except sqlite3.DatabaseError as err:  # one reached the file outside the store's wrapper
+            from db.connection import storage_error
+
+            known = storage_error(err, getattr(args, "db", None))
+            if known is None:
+                raise
+            print(f"bedside: {known}", file=sys.stderr)
             return 2
         except KeyboardInterrupt:
             print("bedside: interrupted; everything completed so far is saved",

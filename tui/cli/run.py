@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from core.errors import InputError
+from core.errors import InputError, LeaseLostError, RunHalted
 from core.usecases.plans import MAX_CONCURRENCY
 
 
@@ -106,6 +106,9 @@ def _run_options(p: argparse.ArgumentParser) -> None:
                    help="with --resume: also redo the run's failed consultations")
     p.add_argument("--name", help="a name for the run")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
+    from tui.cli import run_workers
+
+    run_workers.add_options(p)
 
 
 def _model_limits(items: list[str]) -> dict[str, int]:
@@ -225,6 +228,11 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
     # No stray traceback however many times Ctrl+C is pressed (tui.cli.signals).
     cancel_on_signals()
 
+    if args.workers > 1:
+        from tui.cli import run_workers
+
+        await run_workers.supervise(store, spec, args, progress)
+        return
     # Nobody watches token deltas here (an app attached from another terminal reads
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.
     await runs.execute(store, spec, retry_failed=args.retry_failed, progress=progress,
@@ -236,14 +244,21 @@ def run(args: argparse.Namespace) -> int:
     from core.usecases.results import summarise
     from db.store import open_store
 
+    from tui.cli import run_workers
+
+    if args.worker_of:  # a worker process of `--workers N` (started by its owner)
+        return run_workers.work(args)
     check_options(args)
     limits = _model_limits(args.model_limit)  # checked before anything is written
     plan = None if args.resume else _plan(args)
+    if plan is not None:
+        run_workers.check(args.workers, plan.concurrency, plan.configs)
     store = open_store(args.db)
     spec = _resumed_spec(store, args) if args.resume else _new_spec(store, plan)
     if args.resume:  # limits may change on resume (another machine, a rate limit)
         spec.model_limits = limits or spec.model_limits
         spec.concurrency = args.concurrency or spec.concurrency
+        run_workers.check(args.workers, spec.concurrency, spec.configs)
     _warn_images(spec)
     progress = _Progress(len(spec.jobs()))
     try:
@@ -253,6 +268,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"bedside: interrupted; everything completed is saved. Resume with "
               f"`bedside run --resume {spec.run_id}`", file=sys.stderr)
         return 130
+    except RunHalted as err:
+        progress.close()
+        print(halted_message(err, spec.run_id), file=sys.stderr)
+        return 1
     progress.close()
     from core.usecases.results import task_results
 
@@ -287,6 +306,15 @@ def _warn_images(spec: Any) -> None:
 
     for warning in image_warnings(spec.cases, spec.configs, default_cache(), vision):
         print(f"bedside: warning: {warning}", file=sys.stderr)
+
+
+def halted_message(err: RunHalted, run_id: str) -> str:
+    """The one line for a run that had to stop (a database that cannot be written, a run
+    taken over by another process)."""
+    if isinstance(err, LeaseLostError):
+        return f"bedside: {err}"
+    return (f"bedside: the run stopped: {err}. Everything committed is kept; once that is "
+            f"fixed, resume with `bedside run --resume {run_id}`")
 
 
 def _print_summary(run_id: str, rows: list[dict[str, Any]], tasks: list[dict[str, Any]],

@@ -33,7 +33,8 @@ from textual.widgets import Collapsible, Input, Static
 from textual.widgets.collapsible import CollapsibleTitle
 
 from core.errors import BedsideError, InputError
-from tui.app.rating.widgets import AskText, InstructionsScreen, TextField, UnitField
+from tui.app.rating.widgets import (AskText, InstructionsScreen, KeyHold, TextField,
+                                    UnitField)
 from tui.app.widgets.confirm import ConfirmScreen
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import literal
@@ -61,7 +62,7 @@ def _minutes(seconds: float | None) -> str:
     return f"about {max(1, round(seconds / 60))} min left"
 
 
-class RatingScreen(Screen[None]):
+class RatingScreen(KeyHold, Screen[None]):
     """Rate one study as one rater."""
 
     CSS_PATH = "rating.tcss"
@@ -143,6 +144,15 @@ class RatingScreen(Screen[None]):
     async def load(self, assignment_id: str | None = None) -> None:
         """Show an assignment (default: the first unrated one) with its answers, both panes
         scrolled to the top and the first question focused."""
+        assert self.session is not None
+        held, self.keys_held = self.keys_held, True  # keys typed meanwhile are dropped
+        try:
+            await self._load(assignment_id)
+        finally:
+            if not held:
+                self.release_keys()
+
+    async def _load(self, assignment_id: str | None) -> None:
         assert self.session is not None
         opened = self.session.open(assignment_id)
         left = self.query_one("#transcript", VerticalScroll)
@@ -248,8 +258,22 @@ class RatingScreen(Screen[None]):
         return bool(await self.app.push_screen_wait(ConfirmScreen(question)))
 
     # -- actions ------------------------------------------------------------------------
-    async def action_save(self) -> None:
-        """Check required answers, commit, open the next transcript."""
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No key binding acts while a save and the next load are under way (`KeyHold`)."""
+        return not self.keys_held
+
+    def action_save(self) -> None:
+        """Save and open the next transcript (Enter; keys typed meanwhile are held)."""
+        self.begin_save()
+
+    async def save_and_load(self) -> None:
+        """Check required answers, commit, open the next transcript; then let keys in."""
+        try:
+            await self._save()
+        finally:
+            self.release_keys()
+
+    async def _save(self) -> None:
         if self.item is None or self.session is None:
             return
         values = self.answers()
@@ -267,7 +291,7 @@ class RatingScreen(Screen[None]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Enter in a free-text item saves too."""
         event.stop()
-        self.run_worker(self.action_save(), exclusive=True, group="save")
+        self.begin_save()
 
     @work(exclusive=True, group="ask")
     async def action_undo(self) -> None:

@@ -8,6 +8,8 @@ through `tui.app.widgets.literal` (never parsed as markup).
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
@@ -18,6 +20,71 @@ from textual.widgets import Input, Static
 
 from annotation.rubric import RubricItem
 from tui.app.widgets.literal import literal
+
+
+class KeyHold:
+    """The rating screen's hold on keys while a save commits and the next transcript loads.
+
+    Textual hands a key to the widget focused when it arrives, and a question handles the
+    keys of a burst before the screen has even started the save its Enter asked for: a digit
+    typed just after Enter would change the answer being saved, or answer (or skip) a
+    transcript the rater has not seen yet. So the focused field itself starts the save on
+    Enter (`take_key`) and, from then until the next transcript is shown, every key is
+    dropped (and the rater told how many were); the screen's bindings are off meanwhile.
+    """
+
+    keys_held = False
+    _dropped = 0
+
+    def begin_save(self) -> None:
+        """Hold the keys and save (the screen's `save_and_load`), once at a time."""
+        if self.keys_held:
+            return
+        self.keys_held = True
+        self.run_worker(self.save_and_load(), exclusive=True,  # type: ignore[attr-defined]
+                        group="save")
+
+    async def save_and_load(self) -> None:
+        """Save the answers on screen and open the next transcript (the screen's)."""
+        raise NotImplementedError
+
+    def drop_key(self) -> None:
+        """Count a key typed while held."""
+        self._dropped += 1
+
+    def release_keys(self) -> None:
+        """Let keys through again; say how many were dropped."""
+        self.keys_held = False
+        self.refresh_bindings()  # type: ignore[attr-defined]  # the bar shows them again
+        if self._dropped:
+            self.notify(f"{self._dropped} key(s) typed while the next transcript "  # type: ignore[attr-defined]
+                        "loaded were ignored.", markup=False)
+            self._dropped = 0
+
+
+def take_key(widget: Any, event: events.Key) -> bool:
+    """Whether the rating screen takes this key from its field: dropped while keys are held,
+    or an Enter, which starts the save (and the hold) at once. False elsewhere."""
+    screen = widget.screen
+    if not isinstance(screen, KeyHold):
+        return False
+    if screen.keys_held:
+        screen.drop_key()
+    elif event.key == "enter":
+        screen.begin_save()
+    else:
+        return False
+    event.stop()
+    event.prevent_default()
+    return True
+
+
+class AnswerInput(Input):
+    """The text box of a free-text question: Enter saves, with the keys held (`KeyHold`)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        if not take_key(self, event):
+            await super()._on_key(event)
 
 
 def short_label(item: RubricItem) -> str:
@@ -133,6 +200,8 @@ class UnitField(Static, can_focus=True):
             event.prevent_default()
             focused.post_message(events.Key(event.key, event.character))
             return
+        if take_key(self, event):  # Enter saves; keys after it wait for the next transcript
+            return
         if event.key in ("tab", "shift+tab"):
             event.stop()
             event.prevent_default()
@@ -190,7 +259,7 @@ class TextField(Vertical):
     def compose(self) -> ComposeResult:
         """Label and input."""
         yield Static(Text(self.item.label, style="bold"))
-        yield Input(self._initial, placeholder="type, then Enter saves", compact=True)
+        yield AnswerInput(self._initial, placeholder="type, then Enter saves", compact=True)
 
 
 class AskText(ModalScreen[str | None]):
