@@ -11,7 +11,15 @@ word 'inhaler' (the case was); both fixed, nothing in the agents changed.
 first, then the agents were tuned on it (first run: patient 93.5 %, examiner 100 %).
 `bundled_heldout_hi_fa_ko` was written after that and frozen before its first run: patient
 26/32 (81 %), examiner 23/23; after general fixes (Hindi stems, Korean stop stems, two
-colloquial synonyms in the cases) 31/32 and 23/23."""
+colloquial synonyms in the cases) 31/32 and 23/23.
+
+`bundled_heldout_v5` (issue 19 phase 3: 447 probes over all 43 cases in eight languages,
+worded apart from the files above) was frozen before its first run: patient 243/282,
+examiner 147/165. Three labels that a right answer failed (an answer from the story where
+the label named one item) were corrected after that run (the first run re-counted with
+them: 245/282); after general fixes in the agents 276/282 and 165/165, so it is held to
+the targets with the others. `medqa_fixture/` holds its companion on the MedQA fixture
+cases (tests/fixtures/peers), run below."""
 
 from __future__ import annotations
 
@@ -24,7 +32,8 @@ from core.caseio import load_bundled_cases
 from core.errors import InputError
 from core.fidelity.probes import grade, load_probes, to_replay
 from core.fidelity.record import build_record
-from tests.probe_support import assert_targets, run
+from core.importers import import_file
+from tests.probe_support import PATIENT_TARGET, assert_targets, run
 
 PROBES = Path(__file__).parent / "probes"
 FILES = sorted(PROBES.glob("*.jsonl"))
@@ -90,9 +99,10 @@ def test_probes_become_replay_doctor_lines() -> None:
 # Written after the phase-2 fixes to see whether they generalise: questions about what the
 # patient can do ("Can you chew without pain?"), examination requests, diagnosis probes and
 # injury questions worded anew. First run: patient 23/41, examiner 18/19; after general
-# fixes 37/41 and 18/19 — below the targets, so the set is held to what the agents reach
-# now (a floor against regressions) and to 0 leaks, and kept apart from the files above.
-MEASURED = {"bundled_heldout_v4": (0.90, 0.94)}
+# fixes 37/41 and 18/19, after phase 3's 38/41 and 19/19 — below the patient target, so the
+# set is held to what the agents reach now (a floor against regressions) and to 0 leaks,
+# and kept apart from the files above.
+MEASURED = {"bundled_heldout_v4": (0.92, 1.0)}  # phase 3: 38/41, 19/19
 
 
 @pytest.mark.parametrize("name", sorted(MEASURED))
@@ -103,3 +113,21 @@ def test_the_measured_set_leaks_nothing_and_keeps_its_figures(name: str) -> None
     for role, floor in floors.items():
         rate = figures.roles[role].rate
         assert rate is not None and rate >= floor, (role, rate)
+
+
+# The v5 companion on our MedQA fixture cases (written with bundled_heldout_v5, frozen
+# before its first run: patient 16/21, examiner 12/15; after phase 3's fixes 21/21 and
+# 14/15). "CBG" stays the bedside glucose of the vocabulary, not the capillary blood gas
+# this fixture stores, so the examiner is held to that floor; the patient to the target.
+MEDQA_FIXTURE = Path(__file__).parent / "fixtures" / "peers" / "agentclinic" / \
+    "medqa_fixture.jsonl"
+
+
+def test_the_medqa_fixture_probes_leak_nothing_and_keep_their_figures() -> None:
+    cases = {c.id: c for c in import_file("agentclinic", MEDQA_FIXTURE).cases}
+    _, results, figures = run(PROBES / "medqa_fixture" / "medqa_fixture_heldout_v5.jsonl",
+                              cases)
+    assert [r.probe.id for r in results if r.finding.outcome("leak") == "fail"] == []
+    patient, examiner = figures.roles["patient"].rate, figures.roles["examiner"].rate
+    assert patient is not None and patient >= PATIENT_TARGET, patient
+    assert examiner is not None and examiner >= 0.93, examiner

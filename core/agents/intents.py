@@ -175,6 +175,8 @@ def past_strength(question: str) -> str | None:
     zh = question.replace("过敏", "")  # 过敏 (allergy) is not 过 (have had)
     q = normalise(question)
     soft = light(question)
+    if asks_first_noticed(question):
+        return None  # "When did you first notice it?" asks when this episode began
     if any(m in zh for m in _PAST_ZH) or any(p.search(q) for p in _PAST.values()) or \
             _PAST_SOFT.search(soft):
         return "strong"
@@ -188,6 +190,19 @@ def past_strength(question: str) -> str | None:
 
 
 _FIRST_TIME = re.compile(r"\b(?:first time|primera vez|premiere fois|erste[ns]? mal)\b")
+# "When did you first notice…", "¿Cuándo lo notó por primera vez?", "第一次发现…是什么时候":
+# a "when" and a "first" together ask when the present episode began.
+_WHEN_FIRST = re.compile(
+    r"\b(?:when|what time|what day)\b.*\bfirst\b|\bfirst\b.*\bwhen\b|"
+    r"\bcuando\b.*\bprimera vez\b|\bquand\b.*\bpremiere fois\b|\bwann\b.*\berste[ns]? mal\b")
+_WHEN_ZH = ("什么时候", "哪天", "几点", "何时", "多久")
+
+
+def asks_first_noticed(question: str) -> bool:
+    """True if the question asks when something was first noticed (the onset)."""
+    if "第一次" in question or "最早" in question:
+        return any(w in question for w in _WHEN_ZH)
+    return bool(_WHEN_FIRST.search(normalise(question)))
 
 
 def asks_first_time(question: str) -> bool:
@@ -206,6 +221,7 @@ def asks_past(question: str) -> bool:
 # ("before that I needed two pillows" is this episode).
 _EARLIER_TEXT = re.compile(
     r"\b(?:previous|previously|in the past|past (?:year|years|few years)|last year|years? ago|"
+    r"last (?:summer|winter|spring|autumn|fall)|similar (?:but \w+ )?(?:attack|episode|bout)s?|"
     r"as a (?:child|kid|teenager)|attacks|episodes|anterior|anteriores|previo|previos|"
     r"hace (?:\w+ )?anos|otras veces|auparavant|autrefois|il y a (?:\w+ )?ans|fruher|"
     r"vor (?:\w+ )?jahren)\b")
@@ -302,6 +318,7 @@ def table_fingerprint() -> list[object]:
                 _NO_INJURY, _NO_INJURY_ZH]
     patterns += [_HI, _FA, _KO, _PAST_SOFT, _EVER_SOFT, _PAST_TEXT_SOFT, _EARLIER_TEXT_SOFT,
                  _ABILITY_SOFT, _LIMITED_SOFT, _INJURY_SOFT]
-    return [[p.pattern for p in [*patterns, _FIRST_TIME]], sorted(_BEFORE_WITHIN), _PAST_ZH,
+    return [[p.pattern for p in [*patterns, _FIRST_TIME, _WHEN_FIRST]], _WHEN_ZH,
+            sorted(_BEFORE_WITHIN), _PAST_ZH,
             _EVER_ZH, _PAST_TEXT_ZH, _EARLIER_TEXT_ZH, _ABILITY_ZH, _LIMITED_ZH, _INJURY_ZH,
             INJURY_WORD]

@@ -64,8 +64,8 @@ describe anywhere somewhere else other another been had can could would please
 one two three four five six seven eight nine ten zero hundred scale
 try tried trying ask asking talk talking discuss question questions change changed changes
 exactly precisely specifically roughly approximately usually normally generally
-normal usual ordinary ve ll re home house
-kann muss soll will darf hat hatte war wird wurde ist sind koennen
+normal usual ordinary ve ll re home house since until till while during all
+kann muss soll will darf hat hatte war wird wurde ist sind koennen sich ihn ihm euch
 make makes made bother bothers bothering bothered point above below
 able manage managing keep keeping enough without own properly
 que de la el los las un una unos unas y o en con por para su sus usted le lo me mi mis se
@@ -107,11 +107,18 @@ KO_STOP = frozenset("""
 나 났 나세 나시 생기 생겼 생긴 생기셨 되 됐 되셨 받 받으 받으셨 보 봤 보셨 해 했 하셨 가 갔 오
 왔 들 주 주세 알 아시 모르 있다 없다 다 또 더 정도 쪽 부분 번 한번 평소 보통 원래 드신 드셨 드시
 그랬 그렇 그래 설명 주시 주시겠 다른 데 데로 기도 하기 인지 있었 오래 중 분 계 계세 앓 앓는 몸 잘 많
+본 볼 봐 봤어
 """.split())
 _ZH_STOP = ("您好", "请问", "您", "你", "我", "有没有", "是不是", "没有", "有", "吗", "呢", "吧",
             "的", "了", "是", "不", "会", "过", "还", "最近", "现在", "觉得", "感觉", "这个",
             "那个", "这种", "一下", "一点", "什么", "怎么", "时候", "哪里", "医生", "好", "呀",
             "疼", "痛", "在", "吃了", "吗", "都")
+
+
+# Every language's question words, in the matching form ("wie", "cuanto", "कब", "چطور").
+QUESTION_WORDS = frozenset(normalise(w) for w in [
+    *(w for words in _WH.values() for w in words), *_KO_WH,
+    *(w for words in _WH_WORDS.values() for w in words.split())])
 
 
 def kind(question: str, lang: str) -> Kind:
@@ -190,6 +197,36 @@ def content_words(question: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# "X or Y" in every language written with spaces: either alternative answers.
+_OR = frozenset(normalise(w) for w in "or o u ou oder या یا".split())
+
+
+def slots(question: str, content: list[str]) -> list[tuple[str, ...]]:
+    """A question's content words as slots an answer must fill: one word each, or the two
+    alternatives of "X or Y" together ("Does it go to your shoulder or back?" is answered
+    by the shoulder alone; "blood in your urine or stool?" still needs the blood)."""
+    words = normalise(question).split()
+    pairs = {}
+    for i in range(1, len(words) - 1):
+        if words[i] not in _OR:
+            continue
+        # The content words next to "or", past a filler or two ("your back or your
+        # shoulder").
+        before = next((w for w in reversed(words[max(0, i - 3):i]) if w in content), None)
+        after = next((w for w in words[i + 1:i + 4] if w in content), None)
+        if before and after and before != after:
+            pairs[before], pairs[after] = after, before
+    out: list[tuple[str, ...]] = []
+    for w in content:
+        if w in pairs:
+            if pairs[w] in {x for slot in out for x in slot}:
+                continue
+            out.append((w, pairs[w]))
+        else:
+            out.append((w,))
+    return out
+
+
 # Persian suffixes written onto a word (plural, possessive pronouns, the indefinite and
 # ezafe -ی): "کمرتان" (your back) is about "کمر".
 _FA_SUFFIXES = ("هایتان", "هایشان", "هایمان", "هایم", "هایت", "هایش", "هایی", "های", "ها",
@@ -263,8 +300,10 @@ def found_in(word: str, text: str) -> bool:
         if len(word) == 1:
             return word in text
         return any(word[i:i + 2] in text for i in range(len(word) - 1))
+    # The equivalents of the word as written and of its stem ("lumps" as "lump").
+    equivalents = WORD_EQUIVALENTS.get(word) or WORD_EQUIVALENTS.get(_stem(word), ())
     return _inflected_in(word, text) or any(
-        contains(text, e) or _inflected_in(e, text) for e in WORD_EQUIVALENTS.get(word, ()))
+        contains(text, e) or _inflected_in(e, text) for e in equivalents)
 
 
 def _inflected_in(word: str, text: str) -> bool:
@@ -284,6 +323,8 @@ _ENDINGS = ("", "e", "s", "es", "ed", "ing", "er", "y", "ies", "ied")
 def _stem(word: str) -> str:
     """The word less one inflection ("breathe" → "breath", "legs" → "leg", "diabetic" →
     "diabet", Spanish "hinchadas" → "hinchad")."""
+    if word.endswith(("ier", "iest")) and len(word) >= 6:  # "fussier" → "fuss"
+        return word[: -3 if word.endswith("ier") else -4]
     for suffix in ("ically", "ical", "ing", "ed", "as", "os", "es", "ic", "s", "e"):
         if word.endswith(suffix) and len(word) - len(suffix) >= (5 if suffix in (
                 "as", "os") else 3):

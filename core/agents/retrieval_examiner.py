@@ -20,12 +20,12 @@ from core.agents.base import DeltaFn, Reply
 from core.caseindex.finder import GENERIC_WORDS, FindingIndex
 from core.caseindex.matching import is_cjk, normalise
 from core.agents.templates import PHRASES, phrase
-from core.agents.test_names import MIN_CORRECT, Reading, TestNames, is_known_name, \
-    names_no_test
+from core.agents.test_names import MIN_CORRECT, WORD_ABBREVIATIONS, Reading, TestNames, \
+    is_known_name, names_no_test
 from core.case import Item
 from core.views import ExaminerView
 
-VERSION = "retrieval-examiner/4"
+VERSION = "retrieval-examiner/5"
 # The word lists in the matching form (Hindi words lose their virama there).
 _VAGUE = frozenset(normalise(w) for w in vt.VAGUE_WORDS)
 _QUANTIFIERS = frozenset(normalise(w) for w in vt.QUANTIFIERS)
@@ -151,7 +151,8 @@ def tables() -> dict[str, object]:
             "concepts": concepts.table_fingerprint(), "known": vk.KNOWN_TESTS,
             "requests": [sorted(vr.SENTENCE_WORDS), sorted(vr.TEST_WORDS),
                          sorted(vr.TEST_HEADS), vr.TEST_ENDINGS, sorted(vr.NOT_ENDINGS),
-                         vr.SENTENCE_CJK, vr.TEST_CJK, vr.MIN_ENDING_WORD, MIN_CORRECT]}
+                         vr.SENTENCE_CJK, vr.TEST_CJK, vr.MIN_ENDING_WORD, MIN_CORRECT],
+            "abbreviations": WORD_ABBREVIATIONS}
 
 
 def build(view: ExaminerView) -> RetrievalExaminer:

@@ -27,32 +27,24 @@ holds neither. The order of reading a question:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from core.agents import episodes, intents, proxy, questions, voice
 from core.agents.base import DeltaFn, Reply
 from core.caseindex.matching import (cue_hit, is_cjk, make_entries, mentioned,
                                    normalise)
-from core.agents.patient_record import FACETS, MAX_PARTS, RecordAnswers, symptom_terms
+from core.agents.patient_record import FACETS, MAX_PARTS, TIME, RecordAnswers, symptom_terms
+from core.agents.patient_words import MIN_TYPO, needed, record_text, without_illness_names
 from core.agents.templates import ONSET_FITS, PHRASES, grammatical_sex, lang_key, phrase
 from core.caseindex.cues import CUES, cues
+from core.agents.vocab_clinical import CLINICAL_WORDS, NOT_SYMPTOMS
 from core.agents.vocab_symptoms import SYMPTOMS, WORD_EQUIVALENTS
 from core.case import HISTORY_KINDS, Symptom
 from core.transcript import Role, Turn
+from core.scripts import is_han
 from core.views import PatientView
 
-VERSION = "retrieval-patient/4"
-# A time expression: a number, a unit of time, "ago" (any supported language); "since"
-# alone ("there the whole time since") says no length.
-_TIME = re.compile(
-    r"\d|\b(?:ago|minutes?|hours?|days?|weeks?|months?|years?|yesterday|last night|"
-    r"hace|minutos?|horas?|dias?|semanas?|meses|mes|anos?|ayer|"
-    r"il y a|heures?|jours?|semaines?|mois|ans?|hier|"
-    r"vor|stunden?|tagen?|wochen?|monaten?|jahren?|gestern)\b|[天周月年]|小时|昨|"
-    # Hindi (matching form: no virama), Persian, Korean
-    r"घंट|दिन|हफत|महीन|साल|मिनट|पहल|कल |ساعت|روز|هفته|ماه|سال|دقیقه|پیش|دیروز|"
-    r"시간|개월|년|분|주일|며칠|이틀|사흘|나흘|닷새|열흘|어제|전부터|일 전|일째")
+VERSION = "retrieval-patient/5"
 _GENERAL = ("complaint", "other", "age", "occupation", "diagnosis", "results", "tests")
 _PAIN_WORDS = frozenset(normalise(w) for w in (
     "pain pains painful hurt hurts hurting ache aches aching sore dolor duele douleur douleurs "
@@ -83,14 +75,15 @@ class RetrievalPatient(RecordAnswers):
         # "other" history has no cue words of its own (the word "other" asks for symptoms).
         self.kind_cues = {k: cues(self.lang, k) for k in HISTORY_KINDS if k != "other"}
         self.cue = {f: cues(self.lang, f) for f in (*FACETS, *_GENERAL)}
+        self.cue_lists = self.cue
         # Probes for the diagnosis or results are recognised in every language.
         for probe in ("diagnosis", "results", "tests"):
             self.cue[probe] = [c for table in CUES.values() for c in table.get(probe, [])]
-        # (The cues' words as written and as content words: Persian "شکلی" is "شکل" there.)
-        self.facet_words = {w for f in (*FACETS, "complaint", "other") for c in self.cue[f]
-                            for w in [*normalise(c.strip("^$")).split(),
-                                      *questions.content_words(c.strip("^$"))]}
         self.story = self._story()
+        self.record = record_text(view.profile)
+        self.cue_words = _cue_words([c for f in (*FACETS, "complaint", "other")
+                                     for c in self.cue[f]])
+        self._fired_cache: dict[str, frozenset[str]] = {}
 
     async def answer(self, question: str, turns: list[Turn], on_delta: DeltaFn) -> Reply:
         """Answer one question from the stored text (no streaming: it is instantaneous)."""
@@ -98,7 +91,7 @@ class RetrievalPatient(RecordAnswers):
 
     def respond(self, question: str, turns: Sequence[Turn] = ()) -> str:
         """The synchronous core of `answer`; `turns` is the dialogue before the question."""
-        question = proxy.without_patient_words(question, self.patient_words)
+        question = self.corrected(proxy.without_patient_words(question, self.patient_words))
         q = normalise(question)
         if not q:
             return self._complaint()
@@ -113,12 +106,14 @@ class RetrievalPatient(RecordAnswers):
             if cue_hit(q, self.cue["results"]):
                 return phrase(self.lang, "no_results")
         past = intents.past_strength(question)
-        parts = self._earlier(question, q, past) if past else []
+        # "Did your dad have fits as a child?" is no question about the patient's own past.
+        family = cue_hit(q, self.kind_cues["family"])
+        parts = self._earlier(question, q, past) if past and not family else []
         if not parts and intents.asks_injury(question):
             parts = self._injury(question)
         if not parts:
             parts = self._direct(question, q)
-        if not parts and not cue_hit(q, self.kind_cues["family"]):
+        if not parts and not family:
             # (A question about the family is never answered from the patient's own story.)
             parts = self._about_topic(question, q, turns) or self._search(question)
         if not parts and cue_hit(q, self.cue["tests"]):
@@ -158,19 +153,21 @@ class RetrievalPatient(RecordAnswers):
         """Symptoms a question names: by term, or by its words when they fit one symptom
         better than any other ("Does it hurt when you breathe in?" → pain on breathing;
         "Any weakness in your face?" → facial weakness, not leg weakness)."""
+        question = without_illness_names(question)
         found = [e.payload for e in mentioned(question, self.symptoms, limit=2)]
+        q = normalise(question)
         # Facet words ("where", "start") ask about a symptom, they do not name one.
         content = [w for w in questions.content_words(question)
-                   if w not in ignore and not self._cue_word(w)]
+                   if w not in ignore and not self._cue_word(w, q)]
         if intents.asks_injury(question):  # "Did you hurt your chest?": an injury
             content.append(intents.INJURY_WORD.get(lang_key(self.lang)[:2], "injury"))
-        q = normalise(question)
         if not found and not content and not ignore and _is_pain(question) and \
                 questions.kind(question, self.lang) == "yesno" and \
                 not any(cue_hit(q, self.cue[f]) for f in FACETS):
             # "Do you have any pain?": the pain the patient has, if any.
             return [s for s in self.profile.symptoms() if s.present and _is_pain(s.name)][:1]
-        ranked = self._ranked(question, content)
+        slots = questions.slots(question, content)
+        ranked = self._ranked(question, content, slots)
         if found:
             # A named term loses to a symptom whose names and story fit every word better
             # ("Any weakness in your face?": facial weakness, not leg weakness).
@@ -179,9 +176,10 @@ class RetrievalPatient(RecordAnswers):
             if top and top[3] not in found and top[0] >= len(content) and top[:2] > held:
                 return [top[3]]
             return found
-        # Every word of a short question, two thirds of a long one; the best fit, or the
-        # two that fit equally well.
-        need = len(content) if len(content) <= 2 else -(-2 * len(content) // 3)
+        # Every word of a short question, two thirds of a long one (words the record does
+        # not hold and that name nothing clinical left aside); the best fit, or the two that
+        # fit equally well.
+        need = needed(self.informative_slots(slots))
         ranked = [x for x in ranked if x[0] >= need > 0]
         if not ranked:
             return []
@@ -192,27 +190,32 @@ class RetrievalPatient(RecordAnswers):
         """(content words found, present, symptom), best fit first (see `_ranked`)."""
         return [(hits, present, s) for hits, _, present, s in self._ranked(question, content)]
 
-    def _ranked(self, question: str, content: list[str]
+    def _ranked(self, question: str, content: list[str],
+                slots: list[tuple[str, ...]] | None = None
                 ) -> list[tuple[int, int, bool, Symptom]]:
-        """(content words found, rank, present, symptom), best first: a word counts when
-        found in the symptom's names or in its description ("I've never had spells of
-        feeling high, overactive…"; "bringing up thick rust-coloured phlegm"); rank counts
-        a word in the names twice, and one more for a pain question about a pain."""
+        """(slots found, rank, present, symptom), best first: a word counts when found in
+        the symptom's names or in its description ("I've never had spells of feeling high,
+        overactive…"; "bringing up thick rust-coloured phlegm"); rank counts a word in the
+        names twice, and one more for a pain question about a pain. A slot is a word, or
+        the alternatives of "X or Y" (`questions.slots`), found when one of them is."""
+        slots = slots if slots is not None else [(w,) for w in content]
+        full = len(self.informative_slots(slots))  # an absent symptom's description must
         pain = bool(set(normalise(question).split()) & _PAIN_WORDS) or any(
             p in question for p in _PAIN_CJK)
         out = []
         for e in self.symptoms:
             names = " ".join(e.terms)
             said = normalise(e.payload.description or "")
-            in_names = [questions.found_in(w, names) for w in content]
+            # (Both alternatives of a slot found count twice: "high or overactive".)
+            in_names = [sum(questions.found_in(w, names) for w in slot) for slot in slots]
             hits = sum(in_names)
             # The description counts along with the names, or alone for an absent symptom
             # whose description lists what is denied; a present symptom's story alone
             # ("I feel I've failed my children") does not name it.
             if hits or not e.payload.present:
-                told = sum(n or questions.found_in(w, said)
-                           for w, n in zip(content, in_names, strict=True))
-                hits = told if hits or told == len(content) else 0
+                told = sum(max(n, sum(questions.found_in(w, said) for w in slot))
+                           for slot, n in zip(slots, in_names, strict=True))
+                hits = told if hits or told >= max(full, 1) else 0  # …hold all of them
             has_pain = bool(self.words[id(e.payload)] & _PAIN_WORDS) or any(
                 p in names for p in _PAIN_CJK)
             if hits:
@@ -254,13 +257,19 @@ class RetrievalPatient(RecordAnswers):
         return text if self.about else voice.first_person(text, lang)
 
     def _facets(self, s: Symptom, q: str) -> list[str]:
-        asked = [f for f in FACETS if getattr(s, f) and cue_hit(q, self.cue[f])]
-        if "duration" in asked and "onset" not in asked and s.onset and \
-                not _TIME.search(normalise(s.duration or "")) and _TIME.search(normalise(s.onset)):
+        wanted = [f for f in FACETS if cue_hit(q, self.cue[f])]
+        asked = [f for f in wanted if getattr(s, f)]
+        if "duration" in wanted and "onset" not in asked and s.onset and \
+                not TIME.search(normalise(s.duration or "")) and TIME.search(normalise(s.onset)):
             # "How long has it been hurting?" when the duration is a pattern ("there all the
-            # time"): when it began says how long.
+            # time") or not stored: when it began says how long.
             asked.insert(0, "onset")
-        return [self._facet(f, getattr(s, f)) for f in FACETS if f in asked]
+        told = [self._facet(f, getattr(s, f)) for f in FACETS if f in asked]
+        if not told and s.present and {"onset", "duration"} & set(wanted):
+            # When or how long, with no timing stored (imported records): the story's
+            # sentence that names the symptom and says when.
+            told = self._told_about(s, timed=True)
+        return told
 
     def _facet(self, facet: str, value: str) -> str:
         value = self._voice(value, self.lang)
@@ -330,8 +339,16 @@ class RetrievalPatient(RecordAnswers):
             # "How bad is the pain?" about a red leg means the leg pain.
             topic = next((s for s in self.profile.symptoms() if s.present and _is_pain(s.name)),
                          topic)
-        unmatched = [w for w in questions.content_words(question) if not self._cue_word(w)
-                     and (topic is None or w not in self.words.get(id(topic), set()))]
+        # Words that name something else keep the question off the topic ("When did the
+        # rash start?"); words the record cannot answer ("doing") or that the topic's own
+        # story holds ("moved") do not.
+        own = normalise(" ".join(x for x in (topic.description, topic.onset, topic.duration,
+                                             topic.character) if x)) if topic else ""
+        content = [w for w in questions.content_words(question) if not self._cue_word(w, q)
+                   and not (is_han(w) and len(w) < 2)]
+        unmatched = [slot for slot in self.informative_slots(questions.slots(question, content))
+                     if topic is None or not any(w in self.words.get(id(topic), set())
+                                                 or questions.found_in(w, own) for w in slot)]
         if unmatched or (topic is not None and not topic.present):
             return []
         if topic is None:  # no symptoms stored (AI Hospital records): the complaint says it
@@ -345,10 +362,24 @@ class RetrievalPatient(RecordAnswers):
             told = [self._complaint()]
         return told
 
-    def _cue_word(self, word: str) -> bool:
+    def _cue_word(self, word: str, q: str) -> bool:
+        """True if a word asks how, when or where rather than naming something: a word of a
+        facet, complaint or "other" cue that the question `q` (normalised) uses ("long" in
+        "how long"), or a question or short function word of any such cue ("wie", "del").
+        "help" in "Did anything help?" is content: the complaint cue "how can I help" is
+        not in that question."""
         if is_cjk(word):
             return any(normalise(c.strip("^$")) in word for f in FACETS for c in self.cue[f])
-        return word in self.facet_words
+        if word in self._fired(q):
+            return True
+        return word in self.cue_words and (len(word) <= 3 or word in questions.QUESTION_WORDS)
+
+    def _fired(self, q: str) -> frozenset[str]:
+        """The words of the facet, complaint and "other" cues a question uses."""
+        if q not in self._fired_cache:
+            self._fired_cache[q] = _cue_words([c for f in (*FACETS, "complaint", "other")
+                                               for c in self.cue[f] if cue_hit(q, [c])])
+        return self._fired_cache[q]
 
     def topic(self, turns: Sequence[Turn]) -> Symptom | None:
         """The symptom the conversation is about: the last one a doctor question named,
@@ -360,6 +391,12 @@ class RetrievalPatient(RecordAnswers):
                 return named[0]
         return self.primary
 
+def _cue_words(cue_list: list[str]) -> frozenset[str]:
+    """The words of cues, as written and as content words (Persian "شکلی" is "شکل")."""
+    return frozenset(w for c in cue_list for w in [*normalise(c.strip("^$")).split(),
+                                                   *questions.content_words(c.strip("^$"))])
+
+
 def _is_pain(text: str) -> bool:
     return bool(set(normalise(text).split()) & _PAIN_WORDS) or any(p in text for p in _PAIN_CJK)
 
@@ -367,12 +404,13 @@ def _is_pain(text: str) -> bool:
 def tables() -> dict[str, object]:
     """What decides this patient's answers, for the reproducibility hash."""
     return {"version": VERSION, "max_parts": MAX_PARTS, "facets": FACETS, "cues": CUES,
-            "phrases": PHRASES, "onset_fits": ONSET_FITS, "time": _TIME.pattern,
+            "phrases": PHRASES, "onset_fits": ONSET_FITS, "time": TIME.pattern,
             "symptoms": SYMPTOMS, "stopwords": sorted(questions.STOPWORDS),
             "denial": _DENIAL.pattern, "pain_words": sorted(_PAIN_WORDS), "pain_cjk": _PAIN_CJK,
             "intents": intents.table_fingerprint(), "episodes": episodes.table_fingerprint(),
             "proxy": proxy.table_fingerprint(),
-            "equivalents": WORD_EQUIVALENTS}
+            "equivalents": WORD_EQUIVALENTS, "clinical": sorted(CLINICAL_WORDS),
+            "not_symptoms": NOT_SYMPTOMS, "min_typo": MIN_TYPO}
 
 
 def build(view: PatientView) -> RetrievalPatient:

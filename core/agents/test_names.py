@@ -38,6 +38,13 @@ SENTENCE = frozenset(normalise(w) for w in vr.SENTENCE_WORDS | vt.VAGUE_WORDS)
 TEST_WORDS = frozenset(normalise(w) for w in vr.TEST_WORDS)
 TEST_HEADS = frozenset(normalise(w) for w in vr.TEST_HEADS)
 _ABBREVIATION = re.compile(r"^(?=.*[A-Z].*[A-Z0-9])[A-Za-z0-9]{2,8}$")
+_AMPERSAND = re.compile(r"\b[A-Za-z]{1,3}\s?&\s?[A-Za-z]{1,3}\b")  # "G&S", "U & E"
+# Words doctors shorten inside test names ("urinary pneumococcal Ag", "vit B12", "TPO Abs"),
+# tried when the name as written finds nothing.
+WORD_ABBREVIATIONS = {"ag": "antigen", "ags": "antigens", "ab": "antibody",
+                      "abs": "antibodies", "vit": "vitamin", "abdo": "abdominal",
+                      "bx": "biopsy", "cx": "culture", "xr": "x ray", "lvl": "level",
+                      "lvls": "levels", "serol": "serology", "elec": "electrolytes"}
 
 
 @dataclass
@@ -82,8 +89,9 @@ def names_no_test(name: str) -> bool:
     sentence = [w for w in words if w in SENTENCE]
     if not sentence:
         return False
-    if any(_ABBREVIATION.match(r) and normalise(r) not in SENTENCE for r in raw):
-        return False
+    if any(_ABBREVIATION.match(r) and normalise(r) not in SENTENCE for r in raw) or \
+            _AMPERSAND.search(name):
+        return False  # written as an abbreviation: "ANA", "HLA-B27", "G&S", "U&E"
     for i, w in enumerate(words):
         if w in sentence:
             continue
@@ -94,6 +102,11 @@ def names_no_test(name: str) -> bool:
         if i + 1 < len(words) and words[i + 1] in TEST_HEADS:
             return False  # "Romberg test": a specific word before a head
     return True
+
+
+def expand_abbreviations(key: str) -> str:
+    """A normalised name with shortened words written out ("vit d" → "vitamin d")."""
+    return " ".join(WORD_ABBREVIATIONS.get(w, w) for w in key.split())
 
 
 def _ending(word: str) -> bool:
@@ -120,6 +133,12 @@ class TestNames:
         found = self.index.lookup(name)
         if found:
             return Reading("stored", found)
+        whole = expand_abbreviations(key)
+        if whole != key:
+            found = self.index.lookup(whole)
+            if found:
+                return Reading("stored", found, whole)
+            key = whole
         fixed = self.correct(key)
         if fixed != key:
             found = self.index.lookup(fixed)

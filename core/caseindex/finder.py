@@ -9,7 +9,8 @@
    specific tags ("abdominal exam", "uric acid", "leg ultrasound") → the best stored item
    for each, same tag first, then a narrower or broader region;
 4. loose matching (containment, word subsets, close spelling, one unambiguous word, a CJK
-   fragment of exactly one stored name), unless the candidate is plainly another thing of
+   fragment of exactly one stored name, an abbreviation in capitals that is the initials of
+   exactly one stored name), unless the candidate is plainly another thing of
    the same family (a CT of the urinary tract for "CT head").
 Nothing found means the named test is not stored, which the examiner reports as normal.
 Examination tags only ever match examination findings.
@@ -17,6 +18,7 @@ Examination tags only ever match examination findings.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -33,6 +35,7 @@ panel profile screen function count study analysis assay antibody antibodies cul
 sample plasma total free random fasting rate left right bilateral acute chronic sign signs
 tenderness status general examen exploracion untersuchung""".split())
 _EXAM_FAMILIES = ("exam", "vital")
+_ACRONYM = re.compile(r"^[A-Z]{3,5}$")  # an abbreviation as written: "TAB", "RDT"
 Line = Item | str  # a stored item, or the display name of a group member not stored
 
 
@@ -93,7 +96,7 @@ class FindingIndex:
         found = self._by_concept(key, tags)
         if found or tags.groups or (tags.generic and not tags.specific):
             return _outermost(found)
-        loose = self._loose(key, tags)
+        loose = self._loose(key, tags, name)
         if loose:
             return [loose.item]
         return self._whole_exam_text(tags)
@@ -126,11 +129,24 @@ class FindingIndex:
             said = [n for n in stored if len(key.split()) > 1
                     and any(contains(t, key) for t in n.terms)]
             out.extend(n.item for n in said or stored)
+        both = self._covering(key, tags.specific) if len(tags.specific) > 1 else None
+        if both is not None:  # one stored item that is everything the name says
+            return [*out, both.item]
         for want in sorted(tags.specific):
             best = self._best(key, want)
             if best is not None:
                 out.append(best.item)
         return out
+
+    def _covering(self, key: str, wants: frozenset[str]) -> Node | None:
+        """The best stored item that fits every one of several tags ("Accu-Chek" is a
+        glucose and a bedside one: the capillary glucose, not the laboratory's)."""
+        fits = [n for n in self.nodes if all(
+            any(relation(w, h) for h in n.tags) for w in wants)]
+        if not fits:
+            return None
+        return max(fits, key=lambda n: (max(fuzz.token_set_ratio(key, t) for t in n.terms),
+                                        -n.order))
 
     def _group(self, group: str) -> list[Line]:
         if group == "cultures":
@@ -161,10 +177,12 @@ class FindingIndex:
                 scored.append((rel + own, sim, -n.order, n))
         return max(scored, key=lambda s: s[:3])[3] if scored else None
 
-    def _loose(self, key: str, tags: Tags) -> Node | None:
+    def _loose(self, key: str, tags: Tags, raw: str = "") -> Node | None:
         want = tags.specific | {f"{m}:*" for m in tags.generic}
         candidates = [e.payload for e in [best_for_name(key, self.entries)] if e]
-        candidates += [n for n in (self._one_word(key), self._cjk_fragment(key)) if n]
+        capitals = _ACRONYM.match(raw.strip()) is not None
+        candidates += [n for n in (self._one_word(key, capitals), self._cjk_fragment(key),
+                                   self._initials(key) if capitals else None) if n]
         wants_exam = {concepts.family(t) in _EXAM_FAMILIES for t in want}
         for node in candidates:
             have = node.tags | {f"{m}:*" for m in node.generic}
@@ -177,10 +195,20 @@ class FindingIndex:
             return node
         return None
 
-    def _one_word(self, key: str) -> Node | None:
-        if " " in key or len(key) < 4 or key in GENERIC_WORDS or is_cjk(key):
+    def _one_word(self, key: str, capitals: bool = False) -> Node | None:
+        # An abbreviation written in capitals may be three letters ("RDT" in "malaria RDT").
+        if " " in key or len(key) < (3 if capitals else 4) or key in GENERIC_WORDS or \
+                is_cjk(key):
             return None
         hits = [n for n in self.nodes if key in n.words]
+        roots = {n.ancestors[0] if n.ancestors else id(n.item) for n in hits}
+        return min(hits, key=lambda n: n.depth) if len(roots) == 1 else None
+
+    def _initials(self, key: str) -> Node | None:
+        """The one stored item whose name (or a synonym) has these initials: "TAB" is a
+        temporal artery biopsy, "CBG" a capillary blood gas where the case holds one."""
+        hits = [n for n in self.nodes if any(_initials(t) == key for t in n.terms
+                                             if len(t.split()) == len(key))]
         roots = {n.ancestors[0] if n.ancestors else id(n.item) for n in hits}
         return min(hits, key=lambda n: n.depth) if len(roots) == 1 else None
 
@@ -190,6 +218,11 @@ class FindingIndex:
         hits = [n for n in self.nodes if any(contains(t, key) for t in n.terms)]
         roots = {n.ancestors[0] if n.ancestors else id(n.item) for n in hits}
         return min(hits, key=lambda n: n.depth) if len(roots) == 1 else None
+
+
+def _initials(term: str) -> str:
+    """The first letters of a normalised name's words ("temporal artery biopsy" → "tab")."""
+    return "".join(w[0] for w in term.split() if not is_cjk(w))
 
 
 def _modalities(node: Node) -> set[str]:

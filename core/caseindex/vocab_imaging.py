@@ -8,7 +8,8 @@ for an abdominal ultrasound finds a stored renal ultrasound and the other way ro
 Explicit concepts cover what composition cannot (CXR, echo, CTPA, vital signs). Format as
 in `core.caseindex.vocab_tests`: "|"-separated names per language, "!name" for one language.
 
-Hindi, Persian and Korean names live in `vocab_imaging_hi_fa_ko` and are merged in below.
+Hindi, Persian and Korean names live in `vocab_imaging_hi_fa_ko` and are merged in below,
+as are the later explicit names of `vocab_tests_extra`.
 
 Must not import: anything but the standard library and its companion data module.
 """
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from core.caseindex import vocab_imaging_hi_fa_ko as _more
 from core.caseindex.vocab_tests import merged
+from core.caseindex.vocab_tests_extra import EXPLICIT as _EXTRA_EXPLICIT, appended
 
 Names = dict[str, str]
 
@@ -255,7 +257,7 @@ WHOLE_EXAM = frozenset({
 
 MODALITIES = merged(MODALITIES, _more.MODALITIES)
 REGIONS = merged(REGIONS, _more.REGIONS)
-EXPLICIT = merged(EXPLICIT, _more.EXPLICIT)
+EXPLICIT = appended(merged(EXPLICIT, _more.EXPLICIT), _EXTRA_EXPLICIT)
 PARENTS = {**PARENTS, **_more.PARENTS}
 EXAM_WORDS = {**EXAM_WORDS, **_more.EXAM_WORDS}
 # Compared with names in the matching form: Persian "معاینه‌ی" is "معاینه ی" there.

@@ -6,13 +6,15 @@ both are tagged with the same concept (`core.caseindex.concepts`). A name writte
 counts only in cases of that language: abbreviations that mean something else elsewhere
 (Spanish "PCR" is C-reactive protein, in English a polymerase chain reaction).
 
-Hindi, Persian and Korean names live in `vocab_tests_hi_fa_ko` and are merged in below.
+Hindi, Persian and Korean names live in `vocab_tests_hi_fa_ko`, later additions in
+`vocab_tests_extra`; both are merged in below.
 
-Must not import: anything but the standard library and its companion data module.
+Must not import: anything but the standard library and its companion data modules.
 """
 
 from __future__ import annotations
 
+from core.caseindex import vocab_tests_extra as _extra
 from core.caseindex import vocab_tests_hi_fa_ko as _more
 
 Names = dict[str, str]
@@ -356,6 +358,7 @@ def merged(table: dict[str, Names], extra: dict[str, Names]) -> dict[str, Names]
 LABS = merged(LABS, _more.LABS)
 for _cid, _text in _more.EN_EXTRA.items():
     LABS[_cid]["en"] += "|" + _text
+LABS = _extra.appended(LABS, _extra.ADDED)
 GROUPS = merged(GROUPS, _more.GROUPS)
 DISPLAY = merged(DISPLAY, _more.DISPLAY)
 CULTURE_WORDS = (*CULTURE_WORDS, *_more.CULTURE_WORDS)

@@ -146,8 +146,25 @@ def is_refusal(answer: str) -> bool:
         r"टेस्ट|जांच|آزمایش|معاینه|검사|진찰", light(answer)))
 
 
+@lru_cache(maxsize=1)
+def _unknown_test_tails() -> tuple[str, ...]:
+    """The offline examiner's "not a test I know" sentences without the name they quote
+    ("{text}: not a test I know — …"), normalised, in every language."""
+    tails = []
+    for table in PHRASES.values():
+        text = table.get("unknown_test", "")
+        if "{text}" in text:
+            tail = normalise(text.split("{text}", 1)[1])
+            if tail:
+                tails.append(tail)
+    return tuple(tails)
+
+
 def says_unknown_test(answer: str) -> bool:
     """True if an examiner answer says a name is not a test it knows."""
+    key = normalise(answer)
+    if any(tail in key for tail in _unknown_test_tails()):
+        return True
     return stock_meaning(answer) == "unknown_test" or bool(re.search(
         r"\b(?:not a test i know|don t know (?:a|any|the|that) test|unknown test|"
         r"no conozco|ne connais pas|kenne ich nicht|kenne keine)\b", normalise(answer))) \
@@ -156,10 +173,11 @@ def says_unknown_test(answer: str) -> bool:
 
 
 def says_normal(text: str) -> bool:
-    """True if a result line says the finding is normal (any supported language)."""
-    if is_cjk(text) and any(n in text for n in _NORMAL_ZH):
-        return True
-    if script_of(text) in ("devanagari", "arabic", "hangul") and _NORMAL_SOFT.search(light(text)):
+    """True if a result line says the finding is normal (any supported language). Every
+    script's words are looked for, whatever script the line is mostly in: a line that
+    quotes an English test name says "normal" in the case's language ("urine culture:
+    طبیعی", "basic metabolic panel: 정상")."""
+    if any(n in text for n in _NORMAL_ZH) or _NORMAL_SOFT.search(light(text)):
         return True
     return bool(_NORMAL.search(normalise(text)))
 

@@ -1,7 +1,10 @@
 """Our probe suite over imported AgentClinic MedQA cases (the real samples in the peers
 folder, read through tests/importer_support.py), through the real offline agents and the
 fidelity checks: `medqa_tune` (tuned on), `medqa_heldout` (kept aside) and
-`medqa_heldout_v2` (frozen before its first run). The samples hold five cases, so the files
+`medqa_heldout_v2` (frozen before its first run), `medqa_heldout_v3` and `medqa_heldout_v5`
+(phase 3, frozen before its first run: patient 12/26, examiner 17/21; one label a right
+answer failed corrected after it; after the phase-3 fixes 25/26 and 21/21). The samples
+hold five cases, so the files
 are pooled for the targets (one answer is five points of a 19-probe file); each file must
 still leak nothing. The default run may exclude this folder; CI runs it with the samples."""
 
