@@ -226,3 +226,20 @@ def test_an_interrupted_evolution_keeps_its_checkpoints(tmp_path: Path) -> None:
     stored = [i for i in store.memory_items(evo.id, "experience", last)
               if i["kind"] == "principle"]
     assert len(stored) == kept
+
+
+def test_results_shows_an_evolutions_curves(tmp_path: Path, capsys, monkeypatch) -> None:
+    # `bedside results --evolution` is where a researcher who knows the results command
+    # looks for the curves: the same text, JSON and CSV as `bedside evolve show`.
+    monkeypatch.setenv("COLUMNS", "90")
+    db = str(tmp_path / "e.db")
+    assert main(["evolve", "--train", "20", "--test", "10", "--test-every", "10",
+                 "--arms", "none,both", "--name", "tiny", "--db", db]) == 0
+    capsys.readouterr()
+    for extra in ([], ["--json"], ["--csv"]):
+        assert main(["evolve", "show", "tiny", "--width", "90", *extra, "--db", db]) == 0
+        shown = capsys.readouterr().out
+        assert main(["results", "--evolution", *extra, "--db", db]) == 0
+        assert capsys.readouterr().out == shown
+    assert "test_accuracy" in shown.splitlines()[0]  # the CSV header
+    assert main(["results", "--evolution", "nope", "--db", db]) == 2

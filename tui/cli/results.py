@@ -48,6 +48,9 @@ def register(sub: argparse._SubParsersAction,
                        help="information vs outcome: per doctor, accuracy, diagnosis F1 and "
                        "report score fitted against information gathered and turns used "
                        "(slope, its 95%% interval, R²), with scatter plots")
+    shape.add_argument("--evolution", nargs="?", const="", default=None, metavar="EVOLUTION",
+                       help="an Agent Hospital evolution's learning curves instead (the newest "
+                       "by default; as `bedside evolve show`, --json and --csv too)")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print JSON (every field)")
     out.add_argument("--csv", action="store_true", help="print CSV (every field)")
@@ -82,6 +85,11 @@ def results(args: argparse.Namespace) -> int:
     from db.store import open_store
     from tui.text.task_table import format_task_table
 
+    if args.evolution is not None:
+        from tui.cli.evolve import show
+
+        args.evolution, args.width = args.evolution or None, plot_width()
+        return show(args)
     args.by = parse_by(_grouping(args))  # checked before the store is opened
     store = open_store(getattr(args, "db", None))
     if args.run:
