@@ -282,7 +282,7 @@ class HospitalScreen(BedsideScreen):
                 self.db_state, self.run_id, self.shown = None, None, (-1, -1)
                 self.bedside.start_hospital(req)
 
-        self.app.push_screen(HospitalFormScreen(self.bedside.doctor_name), start)
+        self.app.push_screen(HospitalFormScreen(self.bedside.physician_name()), start)
 
     def action_stop(self) -> None:
         """Stop the hospital running here."""
