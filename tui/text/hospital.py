@@ -33,11 +33,11 @@ def _num(value: Any) -> str:
 
 
 def header(m: dict[str, Any], opened: dict[str, Any], run: str) -> str:
-    """What was simulated, in two lines."""
+    """What was simulated, in three lines (each within 120 columns for a usual run)."""
     doctors = ", ".join(f"{d.get('id')} {sanitize(str(d.get('doctor')))}"
                         for d in opened.get("departments", []))
     return (f"hospital {sanitize(run)} ({m['status']}): {m['residents']} residents, "
-            f"{m['days']} days, seed {m['seed']}, onset {opened.get('onset')}, follow-up "
+            f"{m['days']} days, seed {m['seed']}\nonset {opened.get('onset')}, follow-up "
             f"after {opened.get('followup_days')} days, triage "
             f"{sanitize(str(opened.get('triage')))}\ndoctors: {doctors}")
 
@@ -54,8 +54,9 @@ def departments_table(m: dict[str, Any]) -> str:
             f"{d['belong']:>8}{d['consultations']:>6}{_pct(d['examination_accuracy']):>6}"
             f"{_pct(d['diagnosis_accuracy']):>6}{_pct(d['treatment_accuracy']):>7}"
             f"{d['waiting_at_end']:>8}")
-    lines.append("sent: patients triaged there · triage: of them, sent to the right department "
-                 "· belong: triaged patients whose right department it is")
+    # Two lines: one was 134 columns and a 120-column terminal cut "depa|rtment".
+    lines.append("sent: patients triaged there · triage: of them, sent to the right department")
+    lines.append("belong: triaged patients whose right department it is")
     return "\n".join(lines)
 
 
