@@ -111,3 +111,15 @@ def test_hindi_analytes_keep_their_indent_under_the_panel() -> None:
     from tui.app.widgets.bidi import wrap_terminal
 
     assert wrap_terminal("  तापमान", 30) == ["  तापमान"]
+
+
+def test_the_results_screen_shows_a_persian_diagnosis_in_display_order() -> None:
+    """Under tmux the results screen's consultations listed 'بروسل…' in stored order, which a
+    terminal shows backwards."""
+    from tui.app.screens.results import _cells
+    from tui.text.results_table import CONSULTATION_COLUMNS
+
+    shown = _cells({"diagnosis": "بروسلوز (تب مالت)", "case_id": "id-004"},
+                   CONSULTATION_COLUMNS)
+    plain = [c.plain for c in shown]
+    assert "(تلام بت) زولسورب" in plain and "id-004" in plain
