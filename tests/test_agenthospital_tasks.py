@@ -182,3 +182,17 @@ def test_task_options_fail_in_one_line(tmp_path: Path, capsys, args: list[str],
     assert err.count("\n") == 1 and "Traceback" not in err
     for word in words:
         assert word in err
+
+
+def test_the_examination_is_named_once_when_the_examiner_names_it() -> None:
+    """Through the engine the examiner's reply is 'Chest CT: …', and the hospital screen (and
+    a model doctor's prompt) read 'Examination: Chest CT: Chest CT: …' under tmux."""
+    from core.agenthospital.tasks import Encounter, Question
+
+    enc = Encounter(case_id="c", who="70-year-old woman", account="I cough.", findings={})
+    named = Question("diagnosis", enc, ("A", "B"), examination="Chest CT",
+                     finding="Chest CT: 5.5 cm mass")
+    assert "Examination: Chest CT: 5.5 cm mass" in named.context()
+    assert "Chest CT: Chest CT" not in named.context()
+    bare = Question("diagnosis", enc, ("A", "B"), examination="Chest CT", finding="a mass")
+    assert "Examination: Chest CT: a mass" in bare.context()

@@ -62,6 +62,9 @@ async def test_a_physician_takes_the_three_tasks_timed(tmp_path: Path) -> None:
         await wait_until(pilot, lambda: screen.finished and screen.question is None)
         text = painted_text(app)
         assert "diagnosis:" in text and "right" in text and "wrong" in text
+        # What the physician should have answered is named as such, not as a second "right".
+        assert "; suitable: " in text and f"; right answer: {key.disease}" in text
+        assert "; right: " not in text
         row = app.store.get_consultation(screen.consultation_id)
         assert (row.doctor, row.status, row.diagnosis) == ("human:ana", "finished",
                                                            key.disease)

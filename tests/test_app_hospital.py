@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from textual.widgets import DataTable, OptionList, Select
+from textual.widgets import DataTable, OptionList, Select, Static
 
 from tests.app_support import painted_text, wait_until
 from tui.app.application import BedsideApp
@@ -81,6 +81,17 @@ async def test_a_physician_takes_a_department_and_the_hospital_waits(tmp_path: P
         assert [r.status for r in mine].count("finished") == 2
         assert all(r.config["department"] == "infectious" for r in mine)
         assert app.store.get_run(watch.run_id or "").status == "cancelled"
+        # The log never told the physician a patient's disease, right department or the
+        # verdicts (under tmux it read 'fell ill: 75-year-old woman, Pulmonary tuberculosis
+        # (severe)' for patients yet to be routed).
+        screen.render_log(watch.state)
+        log = str(screen.query_one("#hosp-log", Static).render())
+        assert "fell ill: " in log and "seen in " in log
+        diseases = ("tuberculosis", "COVID-19", "Influenza", "pneumonia", "bronchitis",
+                    "COPD", "Asthma", "lung cancer")
+        onsets = [line for line in log.splitlines() if "fell ill: " in line]
+        assert not [line for line in onsets if any(d in line for d in diseases)], onsets
+        assert "— right" not in log and "— wrong" not in log and "(right: " not in log
 
 
 TITLES_SHOWN = {"examination": "1/3 Examination", "diagnosis": "2/3 Diagnosis",

@@ -47,6 +47,18 @@ def test_left_to_right_text_is_left_as_it_is() -> None:
     assert _lines(literal_block("Chest pain [bold]x[/]"), 40) == ["Chest pain [bold]x[/]"]
 
 
+def test_brackets_in_right_to_left_runs_are_mirrored() -> None:
+    """python-bidi 0.6 reorders without mirroring: "(لنفوسیت ۵۲٪)" showed as ")…(" (seen
+    under tmux in a Persian CBC row and in the reveal's diagnosis)."""
+    shown = display_line("۳۸۰۰ در میکرولیتر (لنفوسیت ۵۲٪)")
+    assert shown.startswith("(") and ")" in shown and shown.index("(") < shown.index(")")
+    assert display_line("Diagnosis: بروسلوز (تب مالت)") == "Diagnosis: (تلام بت) زولسورب"
+    # A bracket pair inside a left-to-right stretch keeps its glyphs.
+    assert display_line("ab (لن ۵)") == "ab (۵ نل)"
+    # Without brackets, the same order as python-bidi's.
+    assert display_line(FA) == get_display(FA)
+
+
 @pytest.fixture(autouse=True)
 def _home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("BEDSIDE_HOME", str(tmp_path / "home"))
@@ -99,3 +111,15 @@ def test_hindi_analytes_keep_their_indent_under_the_panel() -> None:
     from tui.app.widgets.bidi import wrap_terminal
 
     assert wrap_terminal("  तापमान", 30) == ["  तापमान"]
+
+
+def test_the_results_screen_shows_a_persian_diagnosis_in_display_order() -> None:
+    """Under tmux the results screen's consultations listed 'بروسل…' in stored order, which a
+    terminal shows backwards."""
+    from tui.app.screens.results import _cells
+    from tui.text.results_table import CONSULTATION_COLUMNS
+
+    shown = _cells({"diagnosis": "بروسلوز (تب مالت)", "case_id": "id-004"},
+                   CONSULTATION_COLUMNS)
+    plain = [c.plain for c in shown]
+    assert "(تلام بت) زولسورب" in plain and "id-004" in plain

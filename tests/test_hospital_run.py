@@ -160,3 +160,15 @@ def test_a_stopped_hospital_is_closed_and_still_accounted_for(tmp_path: Path) ->
     with pytest.raises(Exception, match="cannot be resumed"):
         from core.usecases.runs import resume
         resume(store, other)
+
+
+def test_the_text_report_fits_120_columns(tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Under tmux at 120 columns the departments' legend (134 columns) broke as "depa|rtment"
+    and the header as "triage ru|les"."""
+    db = str(tmp_path / "h.db")
+    assert main(["hospital", "--db", db, *SMALL]) == 0
+    out = capsys.readouterr().out
+    assert "belong: triaged patients whose right department it is" in out
+    too_long = [line for line in out.splitlines() if len(line) > 120]
+    assert not too_long, too_long

@@ -51,3 +51,19 @@ async def test_the_analysis_screen_distribution_counts_in_whole_numbers(
         labels = _axis_labels(plot)
         assert "rating distribution" in plot and labels
         assert all(label.isdigit() for label in labels), labels
+
+
+def test_the_evolution_curves_count_patients_in_whole_numbers() -> None:
+    """The learning curves' x axis is patients treated: under tmux it read 0.0 16.7 33.3 …
+    for checkpoints every 20 patients; it shows the checkpoints (whole numbers)."""
+    from core.records.agenthospital import Point
+    from tui.text.curves import curve_plot, seen_ticks
+
+    points = [Point(arm=arm, task="diagnosis", seen=seen, train_accuracy=None,
+                    test_accuracy=acc, principles=0, wrong=0)
+              for arm, acc in (("none", 0.05), ("both", 0.6)) for seen in range(0, 101, 20)]
+    plot = curve_plot(points, "diagnosis", width=70, height=12)
+    axis = plot.splitlines()[-2].split()
+    assert axis == ["0", "20", "40", "60", "80", "100"], axis
+    assert seen_ticks(range(0, 1001, 100)) == [0, 200, 400, 600, 800, 1000]
+    assert seen_ticks([0, 100, 250]) == [0, 100, 250]

@@ -100,7 +100,11 @@ class Question:
         """What the doctor knows at this task, as text (also what memory is searched by)."""
         lines = [f"Patient: {self.encounter.who}.", f"The patient says: {self.encounter.account}"]
         if self.examination is not None:
-            lines.append(f"Examination: {self.examination}: {self.finding or 'no result'}")
+            finding = self.finding or "no result"
+            # The engine's examiner names the examination itself ("Chest CT: …"): once is enough.
+            if not finding.startswith(f"{self.examination}:"):
+                finding = f"{self.examination}: {finding}"
+            lines.append(f"Examination: {finding}")
         if self.diagnosis is not None:
             lines.append(f"Diagnosis: {self.diagnosis}")
         return "\n".join(lines)

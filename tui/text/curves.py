@@ -107,9 +107,23 @@ def curve_plot(points: Sequence[Point], task: str, *, which: str = "test",
         ruler = fig.ruler("y")
         ruler.lim(0, 100)
         ruler.ticks([0, 25, 50, 75, 100], ["0", "25", "50", "75", "100"])
+        # Patients are counted: ticks at the checkpoints (plotext put them at 16.7, 33.3 …).
+        seen = seen_ticks([x for xy in series.values() for x, _ in xy])
+        fig.ruler("x").ticks(seen, [str(x) for x in seen])
         fig.label("patients treated", axis="x")
 
     return _render(width, height, f"{title}   {legend}", draw)
+
+
+def seen_ticks(seen: Sequence[int], most: int = 7) -> list[int]:
+    """Whole-number x ticks: the checkpoints (patients treated), every n-th of them when
+    there are more than `most`, the last always kept."""
+    xs = sorted(set(seen))
+    step = max(1, -(-len(xs) // most))
+    ticks = xs[::step]
+    if xs and ticks[-1] != xs[-1]:
+        ticks.append(xs[-1])
+    return ticks
 
 
 def curve_plots(points: Sequence[Point], *, width: int = 60, height: int = 14) -> str:

@@ -7,6 +7,7 @@ only lays it out (in 100 columns). Names that came from a user or a model are sa
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from tui.text.safe import sanitize
@@ -33,11 +34,11 @@ def _num(value: Any) -> str:
 
 
 def header(m: dict[str, Any], opened: dict[str, Any], run: str) -> str:
-    """What was simulated, in two lines."""
+    """What was simulated, in three lines (each within 120 columns for a usual run)."""
     doctors = ", ".join(f"{d.get('id')} {sanitize(str(d.get('doctor')))}"
                         for d in opened.get("departments", []))
     return (f"hospital {sanitize(run)} ({m['status']}): {m['residents']} residents, "
-            f"{m['days']} days, seed {m['seed']}, onset {opened.get('onset')}, follow-up "
+            f"{m['days']} days, seed {m['seed']}\nonset {opened.get('onset')}, follow-up "
             f"after {opened.get('followup_days')} days, triage "
             f"{sanitize(str(opened.get('triage')))}\ndoctors: {doctors}")
 
@@ -54,8 +55,9 @@ def departments_table(m: dict[str, Any]) -> str:
             f"{d['belong']:>8}{d['consultations']:>6}{_pct(d['examination_accuracy']):>6}"
             f"{_pct(d['diagnosis_accuracy']):>6}{_pct(d['treatment_accuracy']):>7}"
             f"{d['waiting_at_end']:>8}")
-    lines.append("sent: patients triaged there · triage: of them, sent to the right department "
-                 "· belong: triaged patients whose right department it is")
+    # Two lines: one was 134 columns and a 120-column terminal cut "depa|rtment".
+    lines.append("sent: patients triaged there · triage: of them, sent to the right department")
+    lines.append("belong: triaged patients whose right department it is")
     return "\n".join(lines)
 
 
@@ -118,11 +120,26 @@ def report(m: dict[str, Any], days: list[dict[str, Any]], opened: dict[str, Any]
     return "\n".join(parts)
 
 
-def event_line(e: Any, names: dict[str, str] | None = None) -> str:
+_BLIND: dict[str, Callable[[dict[str, Any], str], str]] = {
+    "ill": lambda d, dept: f"fell ill: {d.get('who')}",
+    "sent": lambda d, dept: f"sent to {dept}",
+    "answered": lambda d, dept: f"{d.get('answer') or 'no answer'}",
+    "improved": lambda d, dept: "improved",
+    "worsened": lambda d, dept: "worse, back to triage",
+}
+
+
+def event_line(e: Any, names: dict[str, str] | None = None, *, blind: bool = False) -> str:
     """One event as the live screen's log shows it, e.g.
-    'd3 r0012 v2 triage: sent to Emergency (right: emergency)'."""
+    'd3 r0012 v2 triage: sent to Emergency (right: emergency)'. `blind` (a physician takes a
+    department on this screen) leaves out what would tell them a patient's disease or
+    severity before they see the patient: the disease at onset, the right department, other
+    doctors' verdicts, the levels at follow-up."""
     d = e.detail
     dept = (names or {}).get(e.department or "", e.department or "")
+    if blind and e.what in _BLIND and e.patient is not None:
+        return sanitize(f"d{e.day} {e.patient} v{e.visit} {e.station}: "
+                        f"{_BLIND[e.what](d, dept)}")
     said = {
         "ill": lambda: f"fell ill: {d.get('who')}, {d.get('disease')} ({d.get('level')})",
         "sent": lambda: f"sent to {dept}" + ("" if d.get("correct") else

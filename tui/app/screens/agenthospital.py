@@ -238,7 +238,9 @@ class AgentHospitalScreen(BedsideScreen):
             text.append(f" — {verdict}", style="green" if value else "red")
             if seconds is not None:
                 text.append(f" ({seconds:.0f} s)")
-            text.append_text(literal(f"; right: {detail.get('right', '?')}\n"))
+            # "— right …; right: X" read as two verdicts (seen under tmux): name what X is.
+            label = "suitable" if task == "examination" else "right answer"
+            text.append_text(literal(f"; {label}: {detail.get('right', '?')}\n"))
         text.append("n: next patient · Esc: back", style="dim")
         box = self.query_one("#ah-verdicts", Static)
         box.update(text)

@@ -404,7 +404,7 @@ class HomeScreen(BedsideScreen):
             self.app.push_screen(AgentHospitalScreen(name))
 
         self.app.push_screen(AskText("Agent Hospital: your name (the doctor is human:NAME)",
-                                     self.bedside.doctor_name), start)
+                                     self.bedside.physician_name()), start)
 
     def action_evolution(self) -> None:
         """Open the stored evolutions and their learning curves."""

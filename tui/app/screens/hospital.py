@@ -198,7 +198,9 @@ class HospitalScreen(BedsideScreen):
         from tui.text.hospital import event_line
 
         names = {str(d.get("id")): str(d.get("name")) for d in state.departments}
-        lines = [event_line(e, names) for e in list(state.log)[-60:]]
+        # A physician taking a department must not read its patients' diagnoses here first.
+        blind = any(str(d.get("doctor", "")).startswith("human") for d in state.departments)
+        lines = [event_line(e, names, blind=blind) for e in list(state.log)[-60:]]
         self.query_one("#hosp-log", Static).update(literal("\n".join(lines)))
         self.query_one("#hosp-log-box", VerticalScroll).scroll_end(animate=False)
 
@@ -282,7 +284,7 @@ class HospitalScreen(BedsideScreen):
                 self.db_state, self.run_id, self.shown = None, None, (-1, -1)
                 self.bedside.start_hospital(req)
 
-        self.app.push_screen(HospitalFormScreen(self.bedside.doctor_name), start)
+        self.app.push_screen(HospitalFormScreen(self.bedside.physician_name()), start)
 
     def action_stop(self) -> None:
         """Stop the hospital running here."""

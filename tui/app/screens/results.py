@@ -30,6 +30,7 @@ from core.metrics.names import ALL_METRICS, public_name
 from tui.app.screens.base import BedsideScreen
 from tui.text.results_table import CONSULTATION_COLUMNS, FOOTNOTE, cell, derived, table_columns
 from tui.app.widgets.accuracy_chart import AccuracyChart
+from tui.app.widgets.bidi import display_line
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import literal
 
@@ -52,7 +53,9 @@ def _cells(row: dict[str, Any], cols: list[tuple[str, str, str]]) -> list[Text]:
         if field == "doctor_kind":
             out.append(Text(text, style=KIND_STYLE.get(text, "")))
         elif fmt == "s" or field in _LITERAL_FIELDS:
-            out.append(literal(text))  # labels and ids are user-supplied text
+            # Labels and ids are user-supplied text; a Persian diagnosis read backwards
+            # (letters in stored order) until put in display order.
+            out.append(literal(display_line(text)))
         else:
             out.append(Text(text, justify="right"))
     return out

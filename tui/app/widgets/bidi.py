@@ -8,6 +8,12 @@ that line. The stored text, exports and what models receive are never reordered:
 renderable, and `display_line` for one-line cells (a title in a table), touch it.
 Letter shaping (joined Arabic-script forms) is left to the terminal.
 
+Mirroring: python-bidi 0.6 reorders but does not mirror, so "(لنفوسیت ۵۲٪)" came out as
+")…(" on screen. `display_line` takes the resolved levels from the same implementation
+(its debug record), reorders by them (rule L2) and gives each mirrored character at a
+right-to-left level its mirror glyph (rule L4); should that record ever not be read, the
+unmirrored order is shown as before.
+
 Devanagari: Rich counts a spacing vowel sign ("ी", "ा", Unicode category Mc) as taking no
 column, terminals (tmux, xterm) as one, so a Hindi line Rich thinks fits ran past the right
 edge and lost its last letters. Hindi text is therefore wrapped here with the terminal's
@@ -17,9 +23,11 @@ after Hindi text can still sit a few columns right of its neighbours' in such te
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from bidi import get_display
+from bidi.mirror import MIRRORED
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.measure import Measurement
@@ -42,8 +50,58 @@ def starts_rtl(text: str) -> bool:
 
 
 def display_line(text: str) -> str:
-    """One line in visual order (unchanged when it holds no right-to-left letter)."""
-    return get_display(text) if has_rtl(text) else text
+    """One line in visual order (unchanged when it holds no right-to-left letter), brackets
+    and other mirrored characters of its right-to-left runs mirrored."""
+    if not has_rtl(text):
+        return text
+    levels = _levels(text)
+    if levels is None:
+        return get_display(text)
+    return "".join(MIRRORED.get(text[i], text[i]) if levels[i] % 2 else text[i]
+                   for i in _visual_order(levels))
+
+
+_LEVEL = re.compile(r"Level\(\s*(\d+)")
+
+
+def _levels(text: str) -> list[int] | None:
+    """The resolved level of each character of one line (python-bidi's, read from its debug
+    record, which lists one per UTF-8 byte), the line's trailing spaces at the paragraph's
+    level (rule L1); None if the record does not read as expected."""
+    record = str(get_display(text, debug=True))
+    start = record.rfind("levels: [")
+    by_byte = [int(n) for n in _LEVEL.findall(record[start:record.find("]", start)])]
+    if start < 0 or len(by_byte) != len(text.encode()):
+        return None
+    levels, offset = [], 0
+    for ch in text:
+        levels.append(by_byte[offset])
+        offset += len(ch.encode())
+    base = 1 if starts_rtl(text) else 0
+    end = len(text)
+    while end and unicodedata.bidirectional(text[end - 1]) in ("WS", "S"):
+        end -= 1
+        levels[end] = base
+    return levels
+
+
+def _visual_order(levels: list[int]) -> list[int]:
+    """Indices in display order: from the highest level down to the lowest odd one, every
+    run at that level or above reversed (rule L2)."""
+    order = list(range(len(levels)))
+    odd = [lv for lv in levels if lv % 2]
+    for level in range(max(levels, default=0), (min(odd) if odd else 1) - 1, -1):
+        i = 0
+        while i < len(order):
+            if levels[order[i]] < level:
+                i += 1
+                continue
+            j = i
+            while j < len(order) and levels[order[j]] >= level:
+                j += 1
+            order[i:j] = order[i:j][::-1]
+            i = j
+    return order
 
 
 def terminal_width(text: str) -> int:
