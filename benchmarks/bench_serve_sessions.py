@@ -11,9 +11,11 @@ rater name, closes the instructions, and rates each of its transcripts (a digit 
 required question, Tab between them, Enter); the sessions press Enter for their k-th save
 at the same moment (a barrier), so the saves collide in the database.
 
-Figures: the slowest save (Enter to the next transcript on the reader's screen: the commit
-and the next load, as the reader waits for it) and the median; the resident memory of each
-session's app process (the largest sampled while rating) and of the server. Checks: every
+Figures: the slowest save and the median, twice: Enter to the rating committed in the
+database file (polled through the store), and Enter to the next transcript on the reader's
+screen (the commit, the next load and its drawing, as the reader waits for it); the
+resident memory of each session's app process (the largest sampled while rating) and of
+the server. Checks: every
 rating typed is in the database file (read back with `bedside ratings export`), and no
 session's screen nor the server's log (where textual-serve writes each session's stderr)
 says "locked", "Traceback" or "Error".
@@ -59,6 +61,8 @@ class Session:
     stream: Any = None
     seen: str = ""  # every line the screen showed, for the alarms
     saves: list[float] = field(default_factory=list)  # seconds, Enter to the next item
+    commits: list[float] = field(default_factory=list)  # seconds, Enter to in the file
+    done: Any = None  # () -> how many of its transcripts the database has as rated
     typed: dict[tuple[int, str], str] = field(default_factory=dict)  # (save, item): value
     total: int = 0
 
@@ -153,6 +157,9 @@ async def _rate(session: Session, ws: Any, barrier: asyncio.Barrier, rounds: int
             continue
         start = time.perf_counter()
         await ws.send_str(json.dumps(["stdin", "\r"]))
+        while session.done() <= k:  # committed: the file has it as rated
+            await asyncio.sleep(0.01)
+        session.commits.append(time.perf_counter() - start)
         await _until(session, lambda t, k=k: (_progress(t, session.rater) or (0, 0))[0] > k,
                      f"save {k + 1} done")
         session.saves.append(time.perf_counter() - start)
@@ -226,9 +233,21 @@ async def _sample(server: int, peak: dict[int, float], stop: asyncio.Event) -> N
         await asyncio.sleep(0.5)
 
 
-async def drive(url: str, server: int, sessions: int) -> tuple[list[Session], dict[int, float]]:
+def _rated(db: Path, rater: str) -> Any:
+    """A function saying how many of the rater's assignments the database file has done."""
+    from db.study_store import open_study_store
+
+    store = open_study_store(db)
+    study, who = store.get_study("soak").id, store.get_rater(rater).id
+    return lambda: sum(a.status == "done" for a in store.assignments(study, who))
+
+
+async def drive(url: str, server: int, sessions: int, db: Path
+                ) -> tuple[list[Session], dict[int, float]]:
     """Every session rating at once; the sessions and the peak RSS by process."""
     readers = [Session(f"reader{i}") for i in range(1, sessions + 1)]
+    for s in readers:
+        s.done = _rated(db, s.rater)
     opened, saves = asyncio.Barrier(sessions), asyncio.Barrier(sessions)
     peak: dict[int, float] = {}
     stop = asyncio.Event()
@@ -299,7 +318,7 @@ def study_sessions(folder: Path, sessions: int, each: int) -> Outcome:
     log = folder / "serve.log"
     proc, url = serve(db, folder, log)
     try:
-        readers, peak = asyncio.run(drive(url, proc.pid, sessions))
+        readers, peak = asyncio.run(drive(url, proc.pid, sessions, db))
     finally:
         stop(proc)
     saved = stored(db, folder)
@@ -328,8 +347,11 @@ def main(argv: list[str] | None = None) -> None:
     apps = [mb for pid, mb in out.peak.items() if pid]
     print(f"{args.sessions} bedside serve sessions rating at once: {len(saves)} saves, "
           f"{sum(len(s.typed) for s in out.sessions)} answers")
-    print(f"  save (Enter to the next transcript on screen): slowest {max(saves):.2f} s, "
-          f"median {statistics.median(saves):.2f} s")
+    commits = [t for s in out.sessions for t in s.commits]
+    print(f"  save, Enter to the rating in the database file: slowest {max(commits):.2f} s, "
+          f"median {statistics.median(commits):.2f} s")
+    print(f"  save, Enter to the next transcript on the reader's screen: slowest "
+          f"{max(saves):.2f} s, median {statistics.median(saves):.2f} s")
     print(f"  memory per session (app process, peak RSS): median {statistics.median(apps):.0f}"
           f" MB, largest {max(apps):.0f} MB, {len(apps)} processes; server "
           f"{out.peak.get(0, 0):.0f} MB")
