@@ -26,7 +26,7 @@ from core.records.fidelity import GraderRecord, StoredGrade
 from core.records.tools import CorpusDocument, NewDocument, NotebookVersion, Passage
 from core.records.leases import LeaseRecord
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
-                               RunProgress, RunRecord, StudyListRow)
+                               MetricState, RunProgress, RunRecord, StudyListRow)
 from core.transcript import Transcript
 from db import cases as case_repo
 from db.agenthospital import EvolutionRepository
@@ -38,6 +38,7 @@ from db import judged as judged_repo
 from db import leases as lease_repo
 from db import metrics as metric_repo
 from db import runs as run_repo
+from db import tables as table_repo
 from db.connection import open_db
 
 
@@ -196,6 +197,16 @@ class SqliteStore(EvolutionRepository, HospitalRepository):
             self.db, run_id=run_id, status=status, include_superseded=include_superseded,
             newest_first=newest_first, limit=limit)
 
+    def consultation_rows(self, *, run_id: str | None = None,
+                          status: str | None = None) -> list[dict[str, Any]]:
+        """Consultations (not superseded) as plain rows for the results tables."""
+        return table_repo.consultation_rows(self.db, run_id=run_id, status=status)
+
+    def metric_states(self, names: Iterable[str], *, run_id: str | None = None
+                      ) -> list[MetricState]:
+        """Finished consultations and whether these metrics are complete and current."""
+        return table_repo.metric_states(self.db, names, run_id=run_id)
+
     def turn_count(self, consultation_id: str) -> int:
         """How many turns of the consultation are stored."""
         return consultation_repo.turn_count(self.db, consultation_id)
@@ -217,9 +228,12 @@ class SqliteStore(EvolutionRepository, HospitalRepository):
         return metric_repo.get_metrics(self.db, consultation_id)
 
     def metrics_by_consultation(self, consultation_ids: Iterable[str],
-                                names: Iterable[str] | None = None) -> dict[str, Metrics]:
-        """consultation → `{name: (value, detail)}` (these names; all when None)."""
-        return metric_repo.metrics_by_consultation(self.db, consultation_ids, names)
+                                names: Iterable[str] | None = None, *,
+                                details: Iterable[str] | None = None) -> dict[str, Metrics]:
+        """consultation → `{name: (value, detail)}` (these names; all when None; the
+        details of the names in `details` only, when given, the others `{}`)."""
+        return metric_repo.metrics_by_consultation(self.db, consultation_ids, names,
+                                                   details=details)
 
     def metric_hashes(self, names: Iterable[str]) -> dict[str, dict[str, str | None]]:
         """consultation → metric name → case content hash of each stored value."""

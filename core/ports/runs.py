@@ -17,7 +17,7 @@ from core.metrics.base import Metrics
 from core.ports.tools import ToolStore
 from core.records.leases import LeaseRecord
 from core.records.runs import (CaseImportReport, CaseLabel, ConsultationSummary, LiveRow,
-                               RunProgress, RunRecord)
+                               MetricState, RunProgress, RunRecord)
 from core.transcript import Transcript
 
 
@@ -143,6 +143,13 @@ class ConsultationStore(Protocol):
         """Consultations (of one run, in one status), by id or newest first."""
         ...
 
+    def consultation_rows(self, *, run_id: str | None = None,
+                          status: str | None = None) -> list[dict[str, Any]]:
+        """Consultations (not superseded; of one run, in one status) as plain rows: the
+        summary's values without verdicts, report and meta, `correct` as stored (0 / 1),
+        the config parsed."""
+        ...
+
     def turn_count(self, consultation_id: str) -> int:
         """How many turns of the consultation are stored."""
         ...
@@ -166,9 +173,17 @@ class MetricStore(Protocol):
         ...
 
     def metrics_by_consultation(self, consultation_ids: Iterable[str],
-                                names: Iterable[str] | None = None) -> dict[str, Metrics]:
+                                names: Iterable[str] | None = None, *,
+                                details: Iterable[str] | None = None) -> dict[str, Metrics]:
         """consultation → `{name: (value, detail)}` of these consultations (these metric
-        names; all when None), for tables that read thousands of values at once."""
+        names; all when None), for tables that read thousands of values at once; with
+        `details`, only those names' details are read (the others are `{}`)."""
+        ...
+
+    def metric_states(self, names: Iterable[str], *, run_id: str | None = None
+                      ) -> list[MetricState]:
+        """Every finished consultation (not superseded; of one run) with the case version
+        its metrics `names` were all computed on (None when incomplete or mixed)."""
         ...
 
     def metric_hashes(self, names: Iterable[str]) -> dict[str, dict[str, str | None]]:

@@ -5,12 +5,13 @@ counts), `ConsultationSummary` a row of `consultations` (JSON columns parsed, no
 `CaseLabel` what a listing needs of a case without parsing its record. `LiveRow` and
 `RunProgress` are what the live screen polls; `CaseImportReport` says what importing cases
 did; `BaselineRow` is one doctor's line of the app's Baseline tab; `StudyListRow` one
-study of the Studies tab. Metric values cross as `core.metrics.base.Metrics` pairs.
+study of the Studies tab; `MetricState` says whether a consultation's metrics are complete
+and current. Metric values cross as `core.metrics.base.Metrics` pairs.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from pydantic import BaseModel, Field
 
@@ -47,6 +48,16 @@ class RunRecord(BaseModel):
                                        "origin ('cli' or 'app') of the run.")
     counts: RunCounts | None = Field(None, description="Its consultations by status, when "
                                      "the listing asked for them.")
+
+
+class MetricState(NamedTuple):
+    """Whether a finished consultation's metrics (of some names) are complete and current,
+    read in bulk (a tuple, not a model: tens of thousands at once)."""
+
+    consultation_id: str
+    case_id: str
+    solver: str | None  # the stored configuration's solver (None: the consultation)
+    computed_on: str | None  # the case hash every metric was computed on; None: incomplete
 
 
 class RunProgress(BaseModel):

@@ -18,13 +18,17 @@ from typing import Any
 from core.metrics.names import NO_CASE, ONE_STEP
 from core.ports.runs import RunsStore
 from core.metrics.base import Metrics
-from core.records.runs import BaselineRow, ConsultationSummary
+from core.records.runs import BaselineRow
 from core.usecases.judges import JudgeChoice
 from core.usecases.run_listing import settings_of
 
+#: The metrics whose details the results table reads (`core.metrics.table`: why accuracy
+#: is undefined and whether a diagnosis was reached, the entity counts, why there is no
+#: report score); the others' values only.
+TABLE_DETAILS = ("accuracy", "entity_f1", "report_score")
+
 # What a consultation row carries besides its own columns: its case's labels.
 _CASE_FIELDS = ("source", "specialty", "language")
-_NESTED = frozenset({"verdicts", "report", "meta"})
 
 
 def consultation_rows(store: RunsStore, run_id: str | None = None,
@@ -33,33 +37,29 @@ def consultation_rows(store: RunsStore, run_id: str | None = None,
     rules read them: the stored columns, config parsed, and the case's source, specialty,
     language and placeholder flag."""
     labels = store.case_labels()
-    rows = []
-    for c in store.list_consultations(run_id=run_id, status=status):
-        row = _row(c)
-        label = labels.get(c.case_id)
+    words: dict[str | None, str] = {}  # settings in words, once per configuration
+    rows = store.consultation_rows(run_id=run_id, status=status)
+    for row in rows:
+        label = labels.get(row["case_id"])
         for name in _CASE_FIELDS:
             row[name] = getattr(label, name) if label is not None else None
         row["placeholder"] = label.placeholder if label is not None else None
         # The configuration in words, as `bedside runs` names it: rows of the results
         # table never pool consultations played under different settings.
-        row["settings"] = ", ".join(settings_of(c.config)) if isinstance(c.config, dict) \
-            else ""
-        rows.append(row)
+        key = row.pop("settings_key")
+        if key not in words:
+            words[key] = ", ".join(settings_of(row["config"])) \
+                if isinstance(row["config"], dict) else ""
+        row["settings"] = words[key]
     return rows
 
 
-def _row(c: ConsultationSummary) -> dict[str, Any]:
-    # The record's own field values (`vars`, not a recursive dump: thousands of rows, and
-    # the rules read none of the nested verdicts, report or meta).
-    row = {k: v for k, v in vars(c).items() if k not in _NESTED}
-    row["correct"] = None if c.correct is None else int(c.correct)  # as stored: 0 / 1
-    return row
-
-
 def metrics_by_consultation(store: RunsStore, ids: list[str],
-                            names: tuple[str, ...] | None = None) -> dict[str, Metrics]:
-    """consultation → metric name → (value, detail) of the stored metrics."""
-    return store.metrics_by_consultation(ids, names) if ids else {}
+                            names: tuple[str, ...] | None = None,
+                            details: tuple[str, ...] | None = None) -> dict[str, Metrics]:
+    """consultation → metric name → (value, detail) of the stored metrics (the details of
+    `details` only, when given)."""
+    return store.metrics_by_consultation(ids, names, details=details) if ids else {}
 
 
 def with_factors(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict[str, Any]]:
@@ -76,25 +76,29 @@ def with_factors(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict
     return rows
 
 
-def judged_metrics(store: RunsStore, ids: list[str], judges: Iterable[str] = ()
+def judged_metrics(store: RunsStore, ids: list[str], judges: Iterable[str] = (),
+                   details: tuple[str, ...] | None = None
                    ) -> tuple[dict[str, Metrics], JudgeChoice]:
     """The stored metrics of these consultations, the LLM-judged ones from one judge of
     each kind (`core.usecases.judges`: the one named in `judges`, else the only or the
-    busiest), and that choice."""
+    busiest), and that choice. With `details`, only those metrics' details are read."""
     from core.usecases.judges import choose, chosen_values, with_judged
 
     choice = choose(store, ids, judges)
-    metrics = metrics_by_consultation(store, ids)
+    metrics = metrics_by_consultation(store, ids, details=details)
     return with_judged(metrics, chosen_values(store, ids, choice)), choice
 
 
 def results_report(store: RunsStore, *, by: str | tuple[str, ...] = "model",
-                   run_id: str | None = None, judges: Iterable[str] = ()
+                   run_id: str | None = None, judges: Iterable[str] = (),
+                   rows: list[dict[str, Any]] | None = None
                    ) -> tuple[list[dict[str, Any]], JudgeChoice]:
     """One row per (group, doctor): see `core.metrics.table.results_rows`. `by` is one
     key or several ('doctor_bias,max_turns', or a tuple): 'model', a case label or any
     experimental factor (`core.factors.grouping_keys`). Also the judges the report score
-    and the patient ratings come from (each row names them)."""
+    and the patient ratings come from (each row names them). `rows`: the run's
+    `consultation_rows`, when the caller has read them (`bedside results` reads them once
+    for this table and `task_results`)."""
     from core.factors import parse_by
     from core.metrics.table import results_rows
     from core.usecases.judges import label_rows
@@ -102,9 +106,11 @@ def results_report(store: RunsStore, *, by: str | tuple[str, ...] = "model",
 
     keys = parse_by(by if isinstance(by, str) else ",".join(by))
     # The other tasks' consultations have rows of their own (`task_results`).
-    rows = [r for r in with_factors(consultation_rows(store, run_id), keys) if not is_task(r)]
+    read = consultation_rows(store, run_id) if rows is None else rows
+    rows = [r for r in with_factors(read, keys) if not is_task(r)]
     metrics, choice = judged_metrics(store, [r["id"] for r in rows
-                                             if r["status"] == "finished"], judges)
+                                             if r["status"] == "finished"], judges,
+                                     details=TABLE_DETAILS)
     return label_rows(results_rows(rows, metrics, keys), choice), choice
 
 
@@ -116,15 +122,20 @@ def results_table(store: RunsStore, *, by: str | tuple[str, ...] = "model",
 
 
 def task_results(store: RunsStore, *, by: str | tuple[str, ...] = "model",
-                 run_id: str | None = None) -> list[dict[str, Any]]:
+                 run_id: str | None = None, rows: list[dict[str, Any]] | None = None
+                 ) -> list[dict[str, Any]]:
     """The other tasks' rows (`core.usecases.task_results`): one per task, group, doctor
-    and settings, from the stored task verdicts."""
+    and settings, from the stored task verdicts (`rows` as `results_report` takes them)."""
     from core.factors import parse_by
-    from core.scorers.registry import task_metric_names
     from core.usecases.task_results import is_task, task_rows
 
     keys = parse_by(by if isinstance(by, str) else ",".join(by))
-    rows = [r for r in with_factors(consultation_rows(store, run_id), keys) if is_task(r)]
+    read = consultation_rows(store, run_id) if rows is None else rows
+    rows = [r for r in with_factors(read, keys) if is_task(r)]
+    if not rows:
+        return []  # the task scorers are not even loaded
+    from core.scorers.registry import task_metric_names
+
     done = [r["id"] for r in rows if r["status"] == "finished"]
     metrics = store.metrics_by_consultation(done, task_metric_names()) if done else {}
     return task_rows(rows, metrics, keys)

@@ -44,38 +44,45 @@ def is_task(row: dict[str, Any] | ConsultationSummary) -> bool:
 
 
 def compute_task_metrics(store: RunsStore, *, run_id: str | None = None,
-                         recompute: bool = False) -> int:
+                         recompute: bool = False, tasks: set[str] | None = None) -> int:
     """Store the task verdicts of finished task consultations that lack them or whose case
     changed since; how many were scored. Cases are the store's, else the bundled library's
-    (RJUA's tasks are played on both)."""
+    (RJUA's tasks are played on both). `tasks`: the tasks of the finished consultations,
+    when the caller has read them (else they are read)."""
+    if tasks is None:
+        tasks = {task_of(state.solver) for state in store.metric_states((), run_id=run_id)}
+    if not tasks - {INTERACTIVE}:
+        return 0  # nothing to score: the scorers are not even loaded
     from core.caseio import case_hash
     from core.scorers.registry import task_scorer
     from core.usecases.case_lookup import case_finder
 
     find = case_finder(store)
-
     done = 0
-    stored: dict[str, dict[str, dict[str, str | None]]] = {}
-    for c in store.list_consultations(run_id=run_id, status="finished"):
-        task = task_of_config(c.config)
+    for task in sorted(tasks - {INTERACTIVE}):
         scorer = task_scorer(task)
         if scorer is None:
             continue
-        if task not in stored:
-            stored[task] = store.metric_hashes(scorer.names)
-        case = find(c.case_id)
-        if case is None:
-            continue
-        digest = case_hash(case)
-        hashes = stored[task].get(c.id, {})
-        if not recompute and set(hashes) >= set(scorer.names) and \
-                set(hashes.values()) == {digest}:
-            continue
-        done_ = Finished(store.get_transcript(c.id), str(c.config.get("solver", INTERACTIVE)),
-                         c.id)
-        store.save_metrics(c.id, scorer.compute(case, done_), case_hash=digest)
-        done += 1
+        for state in store.metric_states(scorer.names, run_id=run_id):
+            if task_of(state.solver) != task:
+                continue
+            case = find(state.case_id)
+            if case is None:
+                continue
+            digest = case_hash(case)
+            if not recompute and state.computed_on == digest:
+                continue
+            c = store.get_consultation(state.consultation_id)
+            done += _score_task(store, scorer, case, c, digest)
     return done
+
+
+def _score_task(store: RunsStore, scorer: Any, case: Any, c: ConsultationSummary,
+                digest: str) -> int:
+    """Store one task consultation's verdicts; 1."""
+    done = Finished(store.get_transcript(c.id), str(c.config.get("solver", INTERACTIVE)), c.id)
+    store.save_metrics(c.id, scorer.compute(case, done), case_hash=digest)
+    return 1
 
 
 def task_rows(rows: list[dict[str, Any]], metrics: dict[str, Metrics],

@@ -79,7 +79,8 @@ def results(args: argparse.Namespace) -> int:
     from core.errors import InputError
     from core.metrics.names import group_keys
     from core.solvers.registry import task_names
-    from core.usecases.results import consultation_report, results_report, task_results
+    from core.usecases.results import (consultation_report, consultation_rows,
+                                       results_report, task_results)
     from core.usecases.scoring import compute_offline
     from core.usecases.task_results import TASK_FIELDS
     from db.store import open_store
@@ -101,14 +102,17 @@ def results(args: argparse.Namespace) -> int:
     if args.task not in (None, *task_names()):
         raise InputError(f"unknown task '{args.task}' (known: {', '.join(task_names())})",
                          field="--task")
-    tasks = [r for r in task_results(store, by=args.by, run_id=args.run)
+    # Read once for both tables (20,000 consultations: a quarter of a second each time).
+    read = consultation_rows(store, args.run) if not args.per_consultation else None
+    tasks = [r for r in task_results(store, by=args.by, run_id=args.run, rows=read)
              if args.task in (None, r["suite"])] \
         if args.task != "interactive" and not args.per_consultation else []
     if args.per_consultation:
         rows, choice = consultation_report(store, run_id=args.run, judges=args.judge)
         fields: tuple[str, ...] = CONSULTATION_FIELDS
     else:
-        rows, choice = results_report(store, by=args.by, run_id=args.run, judges=args.judge)
+        rows, choice = results_report(store, by=args.by, run_id=args.run, judges=args.judge,
+                                      rows=read)
         rows = rows if args.task in (None, "interactive") else []
         fields = result_fields(args.by)
     if args.plot is not None:
