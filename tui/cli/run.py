@@ -104,6 +104,12 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", metavar="RUN", help="resume an interrupted run by id or name")
     p.add_argument("--retry-failed", action="store_true",
                    help="with --resume: also redo the run's failed consultations")
+    p.add_argument("--router", metavar="FILE",
+                   help="a litellm Router configuration (YAML or JSON: model_list with "
+                   "several deployments of a model name, rpm/tpm limits, fallbacks, "
+                   "num_retries, routing_strategy); every model agent of the run must be one "
+                   "of its model names; keys as os.environ/VAR only; stored with the run, "
+                   "and resumes use it")
     p.add_argument("--name", help="a name for the run")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     from tui.cli import run_workers
@@ -134,7 +140,8 @@ def check_options(args: argparse.Namespace) -> None:
         raise InputError("only applies to a resumed run: add --resume RUN",
                          field="--retry-failed")
     changed = [f.option for f in FACTORS.values() if getattr(args, f.name)]
-    changed += [o for o, v in (("--one-step", args.one_step), ("--config", args.config)) if v]
+    changed += [o for o, v in (("--one-step", args.one_step), ("--config", args.config),
+                               ("--router", args.router)) if v]
     if args.resume and changed:
         raise InputError("a resumed run keeps its own configuration; start a new run to "
                          f"change it (remove {', '.join(changed)})", field="--resume")
@@ -190,7 +197,24 @@ def _plan(args: argparse.Namespace) -> Any:
     return build_plan(_given(args), runfile.load(args.config) if args.config else None)
 
 
-def _new_spec(store: Any, plan: Any) -> Any:
+def _router_file(args: argparse.Namespace, plan: Any) -> dict[str, Any] | None:
+    """The checked router file of a new run (every model agent routed by it), to store."""
+    if not args.router:
+        return None
+    from core import router
+    from core.llm import load_litellm
+
+    found = router.load(args.router)
+    if any(s.api_base for c in plan.configs
+           for s in (c.doctor, c.patient, c.examiner, *c.moderators)):
+        raise InputError("the router file gives each deployment's server: remove it",
+                         field="--api-base")
+    found.check_models(router.models_of(plan.configs))
+    router.build_router(load_litellm(), found)  # its settings, checked by litellm now
+    return found.stored()
+
+
+def _new_spec(store: Any, plan: Any, router_file: dict[str, Any] | None = None) -> Any:
     from core.caseio import load_bundled_cases
     from core.usecases import runs
     from core.usecases.agenthospital import run_cases
@@ -199,7 +223,8 @@ def _new_spec(store: Any, plan: Any) -> Any:
                       one_step=plan.one_step)
     return runs.create(store, cases, plan.configs, concurrency=plan.concurrency,
                        model_limits=plan.model_limits, one_step=plan.one_step,
-                       name=plan.name, origin="cli", run_file=plan.run_file)
+                       name=plan.name, origin="cli", run_file=plan.run_file,
+                       router_file=router_file)
 
 
 def _resumed_spec(store: Any, args: argparse.Namespace) -> Any:
@@ -221,6 +246,7 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
                    progress: _Progress) -> None:
     """The batch; Ctrl+C and SIGTERM cancel it (the run is marked interrupted)."""
     from core.llm import LLMClient
+    from core.router import of_run
     from core.usecases import runs
 
     from tui.cli.signals import cancel_on_signals
@@ -236,7 +262,7 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
     # Nobody watches token deltas here (an app attached from another terminal reads
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.
     await runs.execute(store, spec, retry_failed=args.retry_failed, progress=progress,
-                       llm=LLMClient(stream=False))
+                       llm=LLMClient(stream=False, router=of_run(spec.router_file)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -253,8 +279,9 @@ def run(args: argparse.Namespace) -> int:
     plan = None if args.resume else _plan(args)
     if plan is not None:
         run_workers.check(args.workers, plan.concurrency, plan.configs)
+    router_file = None if plan is None else _router_file(args, plan)
     store = open_store(args.db)
-    spec = _resumed_spec(store, args) if args.resume else _new_spec(store, plan)
+    spec = _resumed_spec(store, args) if args.resume else _new_spec(store, plan, router_file)
     if args.resume:  # limits may change on resume (another machine, a rate limit)
         spec.model_limits = limits or spec.model_limits
         spec.concurrency = args.concurrency or spec.concurrency
