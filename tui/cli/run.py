@@ -261,7 +261,11 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
         return
     # Nobody watches token deltas here (an app attached from another terminal reads
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.
-    await runs.execute(store, spec, retry_failed=args.retry_failed, progress=progress,
+    from core.usecases.scoring import scoring_as_they_end
+
+    # Each consultation scored as it ends: not all of them after the last reply.
+    await runs.execute(store, spec, retry_failed=args.retry_failed,
+                       progress=scoring_as_they_end(store, progress),
                        llm=LLMClient(stream=False, router=of_run(spec.router_file)))
 
 
@@ -278,11 +282,13 @@ def run(args: argparse.Namespace) -> int:
     limits = _model_limits(args.model_limit)  # checked before anything is written
     plan = None if args.resume else _plan(args)
     if plan is not None:
+        _preload_litellm(plan.configs)
         run_workers.check(args.workers, plan.concurrency, plan.configs)
     router_file = None if plan is None else _router_file(args, plan)
     store = open_store(args.db)
     spec = _resumed_spec(store, args) if args.resume else _new_spec(store, plan, router_file)
     if args.resume:  # limits may change on resume (another machine, a rate limit)
+        _preload_litellm(spec.configs)
         spec.model_limits = limits or spec.model_limits
         spec.concurrency = args.concurrency or spec.concurrency
         run_workers.check(args.workers, spec.concurrency, spec.configs)
@@ -305,6 +311,17 @@ def run(args: argparse.Namespace) -> int:
     rows = summarise(store, spec.run_id)
     _print_summary(spec.run_id, rows, task_results(store, run_id=spec.run_id), args.json)
     return _exit_status(store, spec.run_id)
+
+
+def _preload_litellm(configs: list[Any]) -> None:
+    """Start importing litellm (seconds) in a thread when the run calls models, so the
+    import overlaps opening the database and loading the cases."""
+    from core.router import models_of
+
+    if models_of(configs):
+        from core.llm import preload
+
+        preload()
 
 
 def _exit_status(store: Any, run_id: str) -> int:
