@@ -29,7 +29,9 @@ fixed per-run costs weigh most). One figure is one command:
     .venv/bin/python -m benchmarks.bench_engine --e2e --concurrency 128 --latency 2 \
         --consultations 128 --runs 5
 
-Target: every row ≤ 1.10× bare.
+`--before DIR` also runs the `bedside run` of another checkout (say
+`git archive OLD | tar -x -C DIR`) in the same alternation: before and after, one machine
+load, one table. Target: every row ≤ 1.10× bare.
 """
 
 from __future__ import annotations
@@ -231,8 +233,10 @@ def e2e(args: argparse.Namespace) -> None:
         c = args.concurrency or 8
         grid = [(c, args.latency or LATENCY, args.consultations or 2 * c)]
     print(f"bedside run vs bare litellm, start-up to exit, median of {args.runs}")
+    before = Path(args.before).resolve() if args.before else None
     print(f"{'c':>4} {'latency':>7} {'n':>4} {'calls':>5} {'bedside s':>9} {'bare s':>8} "
-          f"{'÷bare':>6}  all bedside / all bare")
+          f"{'÷bare':>6}" + (f" {'before s':>8} {'÷bare':>6}" if before else "")
+          + "  all bedside / all bare" + (" / all before" if before else ""))
     with tempfile.TemporaryDirectory(prefix="bedside-e2e-") as tmp:
         for latency in sorted({g[1] for g in grid}):
             proc, base = start_server(latency)
@@ -240,14 +244,23 @@ def e2e(args: argparse.Namespace) -> None:
                 for c, lat, n in grid:
                     if lat != latency:
                         continue
-                    r = engine_e2e.measure(Path(tmp), base, n, c, args.runs)
-                    runs_text = (" ".join(f"{x:.2f}" for x in r["all_bedside"]) + " / "
-                                 + " ".join(f"{x:.2f}" for x in r["all_bare"]))
-                    print(f"{c:>4} {lat:>7.1f} {n:>4} {r['calls']:>5.1f} {r['bedside']:>9.2f} "
-                          f"{r['bare']:>8.2f} {r['vs_bare']:>6.3f}  {runs_text}", flush=True)
+                    r = engine_e2e.measure(Path(tmp), base, n, c, args.runs, before)
+                    _e2e_row(c, lat, n, r)
             finally:
                 proc.terminate()
                 proc.wait(10)
+
+
+def _e2e_row(c: int, latency: float, n: int, r: dict[str, Any]) -> None:
+    def each(key: str) -> str:
+        return " ".join(f"{x:.2f}" for x in r.get(key, []))
+
+    line = (f"{c:>4} {latency:>7.1f} {n:>4} {r['calls']:>5.1f} {r['bedside']:>9.2f} "
+            f"{r['bare']:>8.2f} {r['vs_bare']:>6.3f}")
+    if "before" in r:
+        line += f" {r['before']:>8.2f} {r['before_vs_bare']:>6.3f}"
+    line += f"  {each('all_bedside')} / {each('all_bare')}"
+    print(line + (f" / {each('all_before')}" if "before" in r else ""), flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -259,6 +272,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--concurrency", type=int, help="with --e2e: one setting's C")
     parser.add_argument("--latency", type=float, help="with --e2e: its latency (s)")
     parser.add_argument("--consultations", type=int, help="with --e2e: its N (default 2C)")
+    parser.add_argument("--before", metavar="DIR", help="with --e2e: also time the bedside "
+                        "run of the checkout in DIR, in the same alternation")
     args = parser.parse_args(argv)
     if args.e2e:
         e2e(args)

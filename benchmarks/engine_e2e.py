@@ -117,8 +117,11 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[float, str]:
     return took, out.stdout
 
 
-def measure(folder: Path, base: str, n: int, concurrency: int, runs: int) -> dict[str, Any]:
-    """Medians of `runs` alternated bedside / bare runs of N consultations at C."""
+def measure(folder: Path, base: str, n: int, concurrency: int, runs: int,
+            before: Path | None = None) -> dict[str, Any]:
+    """Medians of `runs` alternated bedside / bare runs of N consultations at C (and
+    `before`'s bedside, another checkout of the code, e.g. `git archive` of an older
+    commit, run the same way in the same alternation)."""
     args = run_args(n, concurrency, base)
     calls = record(args)
     for seq in calls:
@@ -136,22 +139,41 @@ def measure(folder: Path, base: str, n: int, concurrency: int, runs: int) -> dic
         store.save_cases(load_bundled_cases())
         store.close()
     env = {**os.environ, "BEDSIDE_HOME": str(folder)}
-    ours, bare = [], []
+    ours: list[float] = []
+    bare: list[float] = []
+    old: list[float] = []
     for i in range(runs):
-        db = folder / f"run-{n}-{concurrency}-{i}.db"
-        shutil.copy(template, db)
-        took, stdout = _timed([sys.executable, "-m", "tui.cli", "run", "--db", str(db),
-                               *args], env)
-        got = sum(r.get("n", 0) for r in json.loads(stdout)["results"])
-        if got != n:
-            raise RuntimeError(f"bedside finished {got} of {n} consultations")
-        ours.append(took)
+        ours.append(_bedside(folder, template, args, n, f"{n}-{concurrency}-{i}", env, ROOT))
+        if before is not None:
+            old.append(_bedside(folder, template, args, n, f"{n}-{concurrency}-{i}-before",
+                                env, before))
         bare.append(_timed([sys.executable, "-m", "benchmarks.engine_e2e", "bare",
                             str(calls_file), str(concurrency)], env)[0])
     per = statistics.mean(len(s) for s in calls)
     b, r = statistics.median(ours), statistics.median(bare)
-    return {"n": n, "c": concurrency, "calls": per, "bedside": b, "bare": r,
-            "vs_bare": b / r, "all_bedside": ours, "all_bare": bare}
+    out = {"n": n, "c": concurrency, "calls": per, "bedside": b, "bare": r,
+           "vs_bare": b / r, "all_bedside": ours, "all_bare": bare}
+    if old:
+        out.update(before=statistics.median(old), before_vs_bare=statistics.median(old) / r,
+                   all_before=old)
+    return out
+
+
+def _bedside(folder: Path, template: Path, args: list[str], n: int, tag: str,
+             env: dict[str, str], root: Path) -> float:
+    """Wall time of one `bedside run` of the code at `root`, on a copy of the template."""
+    db = folder / f"run-{tag}.db"
+    shutil.copy(template, db)
+    start = time.perf_counter()
+    out = subprocess.run([sys.executable, "-m", "tui.cli", "run", "--db", str(db), *args],
+                         cwd=root, env=env, capture_output=True, text=True, check=False)
+    took = time.perf_counter() - start
+    if out.returncode != 0:
+        raise RuntimeError(f"bedside run ({root}) exit {out.returncode}: {out.stderr[-2000:]}")
+    got = sum(r.get("n", 0) for r in json.loads(out.stdout)["results"])
+    if got != n:
+        raise RuntimeError(f"bedside ({root}) finished {got} of {n} consultations")
+    return took
 
 
 async def _bare(calls: list[list[dict[str, Any]]], concurrency: int) -> None:
