@@ -248,6 +248,11 @@ async def execute(store: RunsStore, spec: RunSpec, *, retry_failed: bool = False
     from core.usecases.doctor_tools import run_state
 
     shared = run_state(store, spec.run_id, spec.configs, [c.id for c in spec.cases])
+    if llm is None and spec.router_file:  # a routed run always goes through its router
+        from core.llm import LLMClient
+        from core.router import of_run
+
+        llm = LLMClient(router=of_run(spec.router_file))
 
     async def batch(fence: tuple[str, str], cancel: asyncio.Event) -> list[JobOutcome]:
         return await run_batch(
