@@ -328,17 +328,7 @@ class LLMClient:
 
     async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, Any]],
                     on_delta: DeltaFn, redactor: Redactor) -> Attempt:
-        if self.routed(spec):
-            from core.router import deployment_of
-
-            if self._router is None:
-                assert self._router_file is not None
-                from core.router import build_router
-
-                self._router = build_router(lib, self._router_file)
-            response = await self._router.acompletion(**self._kwargs(spec, messages))
-        else:
-            response = await lib.acompletion(**self._kwargs(spec, messages))
+        response = await self._call(lib, spec, messages)
         if self.streams(spec):
             got = await self._collect_stream(lib, spec, response, on_delta, redactor)
         else:
@@ -347,8 +337,23 @@ class LLMClient:
                 raise EmptyReply("the model returned an empty reply")
             usage = self._usage(lib, spec, getattr(response, "usage", None))
             got = Attempt(text, usage, _dump(response))
-        got.deployment = deployment_of(response) if self.routed(spec) else None
+        if self.routed(spec):
+            from core.router import deployment_of
+
+            got.deployment = deployment_of(response)
         return got
+
+    async def _call(self, lib: Any, spec: AgentSpec, messages: list[dict[str, Any]]) -> Any:
+        """litellm's response: through the router for a model it routes (built on the
+        first such call), else directly."""
+        if not self.routed(spec):
+            return await lib.acompletion(**self._kwargs(spec, messages))
+        if self._router is None:
+            from core.router import build_router
+
+            assert self._router_file is not None
+            self._router = build_router(lib, self._router_file)
+        return await self._router.acompletion(**self._kwargs(spec, messages))
 
     async def _collect_stream(self, lib: Any, spec: AgentSpec, response: Any,
                               on_delta: DeltaFn, redactor: Redactor) -> Attempt:

@@ -8,9 +8,10 @@ keys), each with its `litellm_params` (model, api_base, api_key, …) and option
 litellm's proxy writes them) or at the top level. litellm's Router does the routing
 (`core.llm` builds it); this module only reads and checks the file, without litellm.
 
-Keys never belong in a file that is stored with a run: every field whose name says key,
-secret, token or password must be an environment reference (`os.environ/VAR`, which the
-Router resolves when it calls), and no value may look like a key. A bad file is one
+Keys never belong in a file that is stored with a run: every field whose name has the word
+key, secret, token, password or credentials must be an environment reference
+(`os.environ/VAR`, which the Router resolves when it calls), and no value may look like a
+key. A bad file is one
 InputError naming the file and the field, never echoing a value that may be a key.
 """
 
@@ -27,7 +28,9 @@ from core.errors import InputError
 
 ENV_PREFIX = "os.environ/"
 SETTINGS_KEY = "router_settings"
-_SECRET_NAME = re.compile(r"key|secret|token|password|credential", re.I)
+# A field named for a secret: a word of its name (api_key, aws_secret_access_key,
+# azure_ad_token, vertex_credentials), not `max_tokens` or `tokenizer`.
+_SECRET_WORDS = {"key", "secret", "token", "password", "credential", "credentials"}
 _KEY_LIKE = re.compile(r"\bsk-[A-Za-z0-9_\-]{8,}")
 _ENV_VAR = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -114,7 +117,8 @@ def _check_secrets(path: str, data: dict[str, Any]) -> None:
         name = re.split(r"[.\[]", where)[-1]
         if not isinstance(value, str):
             return
-        if _SECRET_NAME.search(name) and value and not value.startswith(ENV_PREFIX):
+        secret = _SECRET_WORDS & set(name.lower().split("_"))
+        if secret and value and not value.startswith(ENV_PREFIX):
             raise InputError("a key must be an environment reference (os.environ/VAR), "
                              "never the key itself", path=path, field=where)
         if value.startswith(ENV_PREFIX) and not _ENV_VAR.fullmatch(value[len(ENV_PREFIX):]):
