@@ -19,6 +19,19 @@ Recorder on a temporary file database (what a real offline run pays).
     cd /work/main && .venv/bin/python -m benchmarks.bench_engine [--runs 3]
 
 Targets: bedside ≤ 1.10× bare and ≤ 1.20× ideal at c=8; offline < 2 ms per turn.
+
+End to end (`--e2e`, benchmarks/engine_e2e.py): the `bedside run` command, start-up to exit,
+against a bare litellm program making the same calls (its start-up included), alternated,
+median of `--runs`, for each (concurrency, latency, consultations) of the grid: c 8/32/128
+at 0.2 s and 2 s latency with several waves, and one wave of 128 at 2 s (a short run, where
+fixed per-run costs weigh most). One figure is one command:
+
+    .venv/bin/python -m benchmarks.bench_engine --e2e --concurrency 128 --latency 2 \
+        --consultations 128 --runs 5
+
+`--before DIR` also runs the `bedside run` of another checkout (say
+`git archive OLD | tar -x -C DIR`) in the same alternation: before and after, one machine
+load, one table. Target: every row ≤ 1.10× bare.
 """
 
 from __future__ import annotations
@@ -206,11 +219,65 @@ async def measure(base: str, runs: int, folder: Path) -> list[dict[str, Any]]:
     return rows
 
 
+# (concurrency, latency s, consultations): several waves each, then one wave of 128.
+E2E_GRID = [(8, 0.2, 64), (32, 0.2, 128), (128, 0.2, 256), (8, 2.0, 16), (32, 2.0, 64),
+            (128, 2.0, 256), (128, 2.0, 128)]
+
+
+def e2e(args: argparse.Namespace) -> None:
+    """The end-to-end grid (or the one setting the options give), one server per latency."""
+    from benchmarks import engine_e2e
+
+    grid = E2E_GRID
+    if args.concurrency or args.latency or args.consultations:
+        c = args.concurrency or 8
+        grid = [(c, args.latency or LATENCY, args.consultations or 2 * c)]
+    print(f"bedside run vs bare litellm, start-up to exit, median of {args.runs}")
+    before = Path(args.before).resolve() if args.before else None
+    print(f"{'c':>4} {'latency':>7} {'n':>4} {'calls':>5} {'bedside s':>9} {'bare s':>8} "
+          f"{'÷bare':>6}" + (f" {'before s':>8} {'÷bare':>6}" if before else "")
+          + "  all bedside / all bare" + (" / all before" if before else ""))
+    with tempfile.TemporaryDirectory(prefix="bedside-e2e-") as tmp:
+        for latency in sorted({g[1] for g in grid}):
+            proc, base = start_server(latency)
+            try:
+                for c, lat, n in grid:
+                    if lat != latency:
+                        continue
+                    r = engine_e2e.measure(Path(tmp), base, n, c, args.runs, before)
+                    _e2e_row(c, lat, n, r)
+            finally:
+                proc.terminate()
+                proc.wait(10)
+
+
+def _e2e_row(c: int, latency: float, n: int, r: dict[str, Any]) -> None:
+    def each(key: str) -> str:
+        return " ".join(f"{x:.2f}" for x in r.get(key, []))
+
+    line = (f"{c:>4} {latency:>7.1f} {n:>4} {r['calls']:>5.1f} {r['bedside']:>9.2f} "
+            f"{r['bare']:>8.2f} {r['vs_bare']:>6.3f}")
+    if "before" in r:
+        line += f" {r['before']:>8.2f} {r['before_vs_bare']:>6.3f}"
+    line += f"  {each('all_bedside')} / {each('all_bare')}"
+    print(line + (f" / {each('all_before')}" if "before" in r else ""), flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Run the benchmark and print a table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3, help="runs per setting (median)")
+    parser.add_argument("--e2e", action="store_true",
+                        help="bedside run vs a bare litellm program, start-up to exit")
+    parser.add_argument("--concurrency", type=int, help="with --e2e: one setting's C")
+    parser.add_argument("--latency", type=float, help="with --e2e: its latency (s)")
+    parser.add_argument("--consultations", type=int, help="with --e2e: its N (default 2C)")
+    parser.add_argument("--before", metavar="DIR", help="with --e2e: also time the bedside "
+                        "run of the checkout in DIR, in the same alternation")
     args = parser.parse_args(argv)
+    if args.e2e:
+        e2e(args)
+        return
     print(f"litellm import: {litellm_import_seconds():.2f} s (fresh interpreter)")
     with tempfile.TemporaryDirectory(prefix="bedside-bench-") as tmp:
         folder = Path(tmp)

@@ -23,6 +23,11 @@ sees it: a server that ignores `max_tokens` could otherwise send megabytes that 
 stored in the turn, its raw response and every later prompt that re-sends the dialogue.
 The cut is recorded in the reply's meta (`truncated`, `original_chars`).
 
+With a router file (`bedside run --router FILE`, `core.router`), a model named in the file
+is called through litellm's own Router (built once per client, on the first call), which
+picks the deployment, applies its rate limits, retries and fallbacks; the reply's meta
+names the deployment that answered (`deployment`: model_id, api_base, as litellm tells).
+
 Must not import at module level: litellm (it takes seconds and must stay off start-up
 paths).
 """
@@ -35,7 +40,7 @@ import os
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.agents.base import DeltaFn, Reply, no_delta
 from core.config import AgentSpec
@@ -43,6 +48,9 @@ from core.errors import CredentialError, ModelError
 from core.images import redact_images
 from core.secrets import Redactor, secret_values
 from core.transcript import Usage
+
+if TYPE_CHECKING:
+    from core.router import RouterFile
 
 _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
 _PLACEHOLDER_KEY = "sk-local-no-key"  # local OpenAI-compatible servers ignore the key
@@ -130,6 +138,7 @@ class Attempt:
     usage: Usage
     raw_response: dict[str, Any]
     original_chars: int | None = None  # the reply's length when it was longer than `text`
+    deployment: dict[str, Any] | None = None  # which router deployment answered
 
 
 def vision_support(lib: Any, model: str) -> bool | None:
@@ -185,13 +194,18 @@ class LLMClient:
     """Calls models. One client may serve many consultations concurrently."""
 
     def __init__(self, api_key: str | None = None, *, backoff_scale: float = 1.0,
-                 stream: bool | None = None) -> None:
+                 stream: bool | None = None, router: RouterFile | None = None) -> None:
         """`api_key` overrides the environment for every call (kept in memory only);
         `backoff_scale` multiplies retry delays (tests make it small); `stream=False` never
         streams, whatever a spec says: for headless batches where nobody watches token
         deltas (litellm spends about half as much CPU on a whole reply as on a stream of
-        it). Streaming is transport, not configuration: it changes no key and no result."""
+        it). Streaming is transport, not configuration: it changes no key and no result; so is
+        `router` (a checked router file): the models it names go through litellm's Router."""
         self._api_key = api_key
+        self._router_file = router
+        self._router: Any = None
+        self._routed = set(router.names()) if router else set()
+        self._router_keys = secret_values(router.env_vars()) if router else []
         self.backoff_scale = backoff_scale
         self._stream = stream
         self._unpriced: set[str] = set()  # models litellm has no price for (skip the lookup)
@@ -204,7 +218,8 @@ class LLMClient:
         name = spec.api_key_env
         if name not in self._env_keys:
             self._env_keys[name] = secret_values([name] if name else [])
-        return Redactor(keys=[self._key(spec)], values=self._env_keys[name])
+        return Redactor(keys=[self._key(spec)],
+                        values=self._env_keys[name] + self._router_keys)
 
     async def vision(self, model: str) -> bool | None:
         """`vision_support` of a model (litellm imported off the event loop)."""
@@ -214,7 +229,13 @@ class LLMClient:
         """Whether a call for this spec is streamed."""
         return spec.stream if self._stream is None else self._stream and spec.stream
 
+    def routed(self, spec: AgentSpec) -> bool:
+        """Whether calls for this spec go through the router."""
+        return spec.model in self._routed
+
     def _key(self, spec: AgentSpec) -> str | None:
+        if self.routed(spec):
+            return None  # the deployment's own key, from the router file's environment
         if self._api_key:
             return self._api_key
         if spec.api_key_env:
@@ -227,6 +248,9 @@ class LLMClient:
         if kw["stream"]:
             kw["stream_options"] = {"include_usage": True}
         kw["max_retries"] = 0  # we retry ourselves, with our own backoff and records
+        if self.routed(spec):  # the deployment gives the server and the key
+            kw.pop("api_base", None)
+            return kw
         key = self._key(spec)
         if key:
             kw["api_key"] = key
@@ -260,6 +284,8 @@ class LLMClient:
             meta: dict[str, Any] = {
                 "attempts": attempt + 1, "errors": errors,
                 "call_ms": round((time.perf_counter() - started) * 1000, 1)}
+            if got.deployment:
+                meta["deployment"] = got.deployment
             reply = _capped(Reply(text=got.text, usage=got.usage, model=spec.model,
                                   raw_request=raw_request(spec, messages, stored=True),
                                   raw_response=got.raw_response, meta=meta),
@@ -302,14 +328,32 @@ class LLMClient:
 
     async def _once(self, lib: Any, spec: AgentSpec, messages: list[dict[str, Any]],
                     on_delta: DeltaFn, redactor: Redactor) -> Attempt:
-        response = await lib.acompletion(**self._kwargs(spec, messages))
+        response = await self._call(lib, spec, messages)
         if self.streams(spec):
-            return await self._collect_stream(lib, spec, response, on_delta, redactor)
-        text = response.choices[0].message.content or ""
-        if not text.strip():
-            raise EmptyReply("the model returned an empty reply")
-        usage = self._usage(lib, spec, getattr(response, "usage", None))
-        return Attempt(text, usage, _dump(response))
+            got = await self._collect_stream(lib, spec, response, on_delta, redactor)
+        else:
+            text = response.choices[0].message.content or ""
+            if not text.strip():
+                raise EmptyReply("the model returned an empty reply")
+            usage = self._usage(lib, spec, getattr(response, "usage", None))
+            got = Attempt(text, usage, _dump(response))
+        if self.routed(spec):
+            from core.router import deployment_of
+
+            got.deployment = deployment_of(response)
+        return got
+
+    async def _call(self, lib: Any, spec: AgentSpec, messages: list[dict[str, Any]]) -> Any:
+        """litellm's response: through the router for a model it routes (built on the
+        first such call), else directly."""
+        if not self.routed(spec):
+            return await lib.acompletion(**self._kwargs(spec, messages))
+        if self._router is None:
+            from core.router import build_router
+
+            assert self._router_file is not None
+            self._router = build_router(lib, self._router_file)
+        return await self._router.acompletion(**self._kwargs(spec, messages))
 
     async def _collect_stream(self, lib: Any, spec: AgentSpec, response: Any,
                               on_delta: DeltaFn, redactor: Redactor) -> Attempt:

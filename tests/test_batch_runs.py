@@ -180,3 +180,22 @@ def test_retry_failed_and_one_step_on_the_store(tmp_path: Path,
     with pytest.raises(InputError, match="one-step"):
         batch_runs.create(store, CASES[:1], [ConsultationConfig()], concurrency=1,
                           one_step=True)
+
+
+def test_consultations_are_scored_as_they_end_not_after_the_last(tmp_path: Path) -> None:
+    """`bedside run` scores each consultation as it ends (the offline metrics were a fixed
+    cost after the last reply): the results then have nothing left to compute."""
+    from core.clinical_text import icd_index
+    from core.usecases.scoring import compute_offline, scoring_as_they_end
+
+    icd_index()  # warm, as a run's model calls leave it time to be
+    store = open_store(tmp_path / "r.db")
+    spec = batch_runs.create(store, CASES[:3], [ConsultationConfig()], concurrency=2)
+    seen: list[int] = []
+    asyncio.run(batch_runs.execute(store, spec, progress=scoring_as_they_end(
+        store, lambda done, total, outcome: seen.append(done))))
+    assert seen and seen[-1] == 3  # the progress given is still called
+    assert compute_offline(store, run_id=spec.run_id) == 0
+    finished = store.list_consultations(run_id=spec.run_id, status="finished")
+    assert len(finished) == 3
+    assert set(store.metric_hashes(["accuracy"])) >= {c.id for c in finished}

@@ -201,3 +201,19 @@ def test_treatment_logicality_without_known_concepts_falls_back_to_key_terms() -
     value, detail = treatment_coverage("Wobble the flux capacitor", "flux capacitor")
     assert detail["method"] == "key_terms" and value == pytest.approx(2 / 3)
     assert treatment_coverage("Aspirin", None)[1]["reason"] == "doctor gave no treatment plan"
+
+
+def test_a_case_scored_again_reuses_its_matchers_and_a_changed_copy_does_not() -> None:
+    """A run scores each case many times: its finding index is built once; a changed case
+    (a new object) is matched afresh."""
+    from core.metrics import trace
+
+    case = make_case()
+    first = build_trace(case, full_transcript())
+    kept = trace._MATCHERS[id(case)][1]
+    build_trace(case, full_transcript())
+    assert trace._MATCHERS[id(case)][1] is kept
+    renamed = case.model_copy(update={"tests": [t.model_copy(update={
+        "name": "Serum lipase", "synonyms": [], "children": []}) for t in case.tests]})
+    again = build_trace(renamed, full_transcript())
+    assert again.first != first.first

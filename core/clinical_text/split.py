@@ -59,7 +59,10 @@ def _protect(light: str, names: Iterable[str]) -> tuple[str, dict[str, str]]:
                     key=len, reverse=True)
     gap = rf"\s+(?:(?:{'|'.join(sorted(_MARKERS))})\s+)*"
     for i, name in enumerate(wanted):
-        pattern = r"\b" + gap.join(map(re.escape, name.split())) + r"\b"
+        words = name.split()
+        if not all(w in light for w in words):  # cannot match: skip building its regex
+            continue  # (a scorer protects every name of the case: most are absent)
+        pattern = r"\b" + gap.join(map(re.escape, words)) + r"\b"
         key = f"zzprotect{i}zz"
         replaced = re.sub(pattern, f" {key} ", light)
         if replaced != light:

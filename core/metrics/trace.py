@@ -96,10 +96,28 @@ class _Matchers:
         self.exam_keys = [f"exam:{r.name}" for r in case.physical_exam]
 
 
+# The matchers of the cases scored last, by identity (the case object is held, so its id
+# cannot be reused): a run scores many consultations of each case, one after another, and
+# building a case's finding index was half of scoring one (a case is not changed in place
+# once loaded; a changed case is a new object).
+_MATCHERS: dict[int, tuple[Case, _Matchers]] = {}
+_MATCHERS_KEPT = 64
+
+
+def _matchers(case: Case) -> _Matchers:
+    found = _MATCHERS.get(id(case))
+    if found is not None and found[0] is case:
+        return found[1]
+    if len(_MATCHERS) >= _MATCHERS_KEPT:
+        _MATCHERS.clear()
+    made = _MATCHERS[id(case)] = (case, _Matchers(case))
+    return made[1]
+
+
 def build_trace(case: Case, transcript: Transcript) -> Trace:
     """Map every doctor turn of a transcript to the case items it reached."""
     trace = Trace(case_items(case))
-    m = _Matchers(case)
+    m = _matchers(case)
     for turn in transcript.turns:
         if turn.role != Role.DOCTOR:
             continue

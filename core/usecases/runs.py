@@ -17,7 +17,8 @@ status, and every event the run records is fenced by it.
 A run's stored config: {"cases": [ids], "case_hashes": {id: content hash},
 "configurations": [ConsultationConfig.describe()], "concurrency": n,
 "model_limits": {model: n}, "one_step": bool, "run_file": {path, text, sha256} when the
-run was made from a run file (`core.runfile`)}.
+run was made from a run file (`core.runfile`), "router_file": {path, text, sha256} when its
+models go through a litellm Router (`core.router`; a resume uses it again)}.
 
 The engine, the batch runner and the model client are imported when a run is created or
 executed, not with this module: the app's home screen reads runs (`planned_size`) without
@@ -65,6 +66,8 @@ class RunSpec(BaseModel):
                            "be redone.")
     lease: LeaseRecord | None = Field(None, description="This process's lease on the run "
                                       "(taken by create and resume).")
+    router_file: dict[str, Any] | None = Field(None, description="The router file the run's "
+                                               "models go through (path, text, sha256).")
 
     def jobs(self) -> list[Job]:
         """Every (case, configuration) consultation, then the one-step upper bounds of the
@@ -90,9 +93,11 @@ def _save_new_cases(store: CaseStore, cases: list[Case]) -> None:
 def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig], *,
            concurrency: int, model_limits: dict[str, int] | None = None,
            one_step: bool = False, name: str | None = None, origin: str = "cli",
-           run_file: dict[str, Any] | None = None) -> RunSpec:
+           run_file: dict[str, Any] | None = None,
+           router_file: dict[str, Any] | None = None) -> RunSpec:
     """Record a new run (status 'running') and its cases; return it ready to execute.
-    `run_file` (name, text, sha256 of the run file it was made from) is stored with it. A
+    `run_file` (name, text, sha256 of the run file it was made from) and `router_file`
+    (the same of its router file) are stored with it. A
     replay doctor's file must have a line for every case; its budget is fitted to it."""
     if not cases:
         raise InputError("no case to run", field="--cases")
@@ -115,6 +120,8 @@ def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig
         "model_limits": limits, "one_step": one_step}
     if run_file is not None:
         config["run_file"] = run_file
+    if router_file is not None:
+        config["router_file"] = router_file
     from core.ids import new_id
     from core.usecases import leases
 
@@ -122,7 +129,8 @@ def create(store: RunsStore, cases: list[Case], configs: list[ConsultationConfig
     run_id = store.create_run(name=name, provenance=provenance, config=config,
                               run_id=lease.run_id)
     return RunSpec(run_id=run_id, cases=cases, configs=configs, concurrency=concurrency,
-                   model_limits=limits, one_step=one_step, lease=lease)
+                   model_limits=limits, one_step=one_step, lease=lease,
+                   router_file=router_file)
 
 
 def _config_from(described: dict[str, Any]) -> ConsultationConfig:
@@ -174,7 +182,8 @@ def rebuild(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> 
     return RunSpec(run_id=run.id, cases=cases, configs=configs,
                    concurrency=int(saved.get("concurrency") or 8),
                    model_limits=dict(saved.get("model_limits") or {}),
-                   one_step=bool(saved.get("one_step")), changed_cases=changed)
+                   one_step=bool(saved.get("one_step")), changed_cases=changed,
+                   router_file=saved.get("router_file"))
 
 
 def resume(store: RunsStore, run_ref: str, *, library: Iterable[Case] = ()) -> RunSpec:
@@ -239,6 +248,11 @@ async def execute(store: RunsStore, spec: RunSpec, *, retry_failed: bool = False
     from core.usecases.doctor_tools import run_state
 
     shared = run_state(store, spec.run_id, spec.configs, [c.id for c in spec.cases])
+    if llm is None and spec.router_file:  # a routed run always goes through its router
+        from core.llm import LLMClient
+        from core.router import of_run
+
+        llm = LLMClient(router=of_run(spec.router_file))
 
     async def batch(fence: tuple[str, str], cancel: asyncio.Event) -> list[JobOutcome]:
         return await run_batch(

@@ -120,6 +120,36 @@ def offline_scorer(store: RunsStore, find_case: Finder | None = None) -> Callabl
     return score
 
 
+def scoring_as_they_end(store: RunsStore, progress: Any = None) -> Callable[..., None]:
+    """A batch progress callback that also scores each consultation as it finishes (then
+    calls `progress`), so the results at the end of the run find its metrics computed
+    rather than computing them all after the last reply. The ICD vocabulary the metrics
+    need (a second or two to build) is built in a thread meanwhile, while the run waits on
+    its models; consultations that end before it is ready are left to `compute_offline`."""
+    import threading
+
+    from core.clinical_text import icd_index
+    from core.errors import RunHalted
+
+    warm = threading.Thread(target=icd_index, name="icd-index", daemon=True)
+    warm.start()
+    score = offline_scorer(store)
+
+    def ended(done: int, total: int, outcome: Any = None) -> None:
+        if outcome is not None and outcome.status == "finished" \
+                and outcome.consultation_id and not warm.is_alive():
+            try:
+                score(outcome.consultation_id)
+            except RunHalted:
+                raise
+            except Exception:  # left to the results, which compute what is missing
+                log.exception("could not score %s", outcome.consultation_id)
+        if progress is not None:
+            progress(done, total, outcome)
+
+    return ended
+
+
 class ScoreSummary(BaseModel):
     """What `compute_llm` did."""
 

@@ -104,6 +104,12 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--resume", metavar="RUN", help="resume an interrupted run by id or name")
     p.add_argument("--retry-failed", action="store_true",
                    help="with --resume: also redo the run's failed consultations")
+    p.add_argument("--router", metavar="FILE",
+                   help="a litellm Router configuration (YAML or JSON: model_list with "
+                   "several deployments of a model name, rpm/tpm limits, fallbacks, "
+                   "num_retries, routing_strategy); every model agent of the run must be one "
+                   "of its model names; keys as os.environ/VAR only; stored with the run, "
+                   "and resumes use it")
     p.add_argument("--name", help="a name for the run")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     from tui.cli import run_workers
@@ -134,7 +140,8 @@ def check_options(args: argparse.Namespace) -> None:
         raise InputError("only applies to a resumed run: add --resume RUN",
                          field="--retry-failed")
     changed = [f.option for f in FACTORS.values() if getattr(args, f.name)]
-    changed += [o for o, v in (("--one-step", args.one_step), ("--config", args.config)) if v]
+    changed += [o for o, v in (("--one-step", args.one_step), ("--config", args.config),
+                               ("--router", args.router)) if v]
     if args.resume and changed:
         raise InputError("a resumed run keeps its own configuration; start a new run to "
                          f"change it (remove {', '.join(changed)})", field="--resume")
@@ -190,7 +197,24 @@ def _plan(args: argparse.Namespace) -> Any:
     return build_plan(_given(args), runfile.load(args.config) if args.config else None)
 
 
-def _new_spec(store: Any, plan: Any) -> Any:
+def _router_file(args: argparse.Namespace, plan: Any) -> dict[str, Any] | None:
+    """The checked router file of a new run (every model agent routed by it), to store."""
+    if not args.router:
+        return None
+    from core import router
+    from core.llm import load_litellm
+
+    found = router.load(args.router)
+    if any(s.api_base for c in plan.configs
+           for s in (c.doctor, c.patient, c.examiner, *c.moderators)):
+        raise InputError("the router file gives each deployment's server: remove it",
+                         field="--api-base")
+    found.check_models(router.models_of(plan.configs))
+    router.build_router(load_litellm(), found)  # its settings, checked by litellm now
+    return found.stored()
+
+
+def _new_spec(store: Any, plan: Any, router_file: dict[str, Any] | None = None) -> Any:
     from core.caseio import load_bundled_cases
     from core.usecases import runs
     from core.usecases.agenthospital import run_cases
@@ -199,7 +223,8 @@ def _new_spec(store: Any, plan: Any) -> Any:
                       one_step=plan.one_step)
     return runs.create(store, cases, plan.configs, concurrency=plan.concurrency,
                        model_limits=plan.model_limits, one_step=plan.one_step,
-                       name=plan.name, origin="cli", run_file=plan.run_file)
+                       name=plan.name, origin="cli", run_file=plan.run_file,
+                       router_file=router_file)
 
 
 def _resumed_spec(store: Any, args: argparse.Namespace) -> Any:
@@ -221,6 +246,7 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
                    progress: _Progress) -> None:
     """The batch; Ctrl+C and SIGTERM cancel it (the run is marked interrupted)."""
     from core.llm import LLMClient
+    from core.router import of_run
     from core.usecases import runs
 
     from tui.cli.signals import cancel_on_signals
@@ -235,8 +261,12 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
         return
     # Nobody watches token deltas here (an app attached from another terminal reads
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.
-    await runs.execute(store, spec, retry_failed=args.retry_failed, progress=progress,
-                       llm=LLMClient(stream=False))
+    from core.usecases.scoring import scoring_as_they_end
+
+    # Each consultation scored as it ends: not all of them after the last reply.
+    await runs.execute(store, spec, retry_failed=args.retry_failed,
+                       progress=scoring_as_they_end(store, progress),
+                       llm=LLMClient(stream=False, router=of_run(spec.router_file)))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -252,10 +282,13 @@ def run(args: argparse.Namespace) -> int:
     limits = _model_limits(args.model_limit)  # checked before anything is written
     plan = None if args.resume else _plan(args)
     if plan is not None:
+        _preload_litellm(plan.configs)
         run_workers.check(args.workers, plan.concurrency, plan.configs)
+    router_file = None if plan is None else _router_file(args, plan)
     store = open_store(args.db)
-    spec = _resumed_spec(store, args) if args.resume else _new_spec(store, plan)
+    spec = _resumed_spec(store, args) if args.resume else _new_spec(store, plan, router_file)
     if args.resume:  # limits may change on resume (another machine, a rate limit)
+        _preload_litellm(spec.configs)
         spec.model_limits = limits or spec.model_limits
         spec.concurrency = args.concurrency or spec.concurrency
         run_workers.check(args.workers, spec.concurrency, spec.configs)
@@ -278,6 +311,17 @@ def run(args: argparse.Namespace) -> int:
     rows = summarise(store, spec.run_id)
     _print_summary(spec.run_id, rows, task_results(store, run_id=spec.run_id), args.json)
     return _exit_status(store, spec.run_id)
+
+
+def _preload_litellm(configs: list[Any]) -> None:
+    """Start importing litellm (seconds) in a thread when the run calls models, so the
+    import overlaps opening the database and loading the cases."""
+    from core.router import models_of
+
+    if models_of(configs):
+        from core.llm import preload
+
+        preload()
 
 
 def _exit_status(store: Any, run_id: str) -> int:

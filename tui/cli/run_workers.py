@@ -192,6 +192,7 @@ def work(args: argparse.Namespace) -> int:
 
 async def _work(store: Any, spec: Any, args: argparse.Namespace) -> None:
     from core.llm import LLMClient
+    from core.router import of_run
     from core.usecases import workers
 
     task = asyncio.current_task()
@@ -211,4 +212,5 @@ async def _work(store: Any, spec: Any, args: argparse.Namespace) -> None:
             _say(workers.outcome_line(outcome))
 
     await workers.work(store, spec, index=args.worker_index, retry_failed=args.retry_failed,
-                       progress=report, llm=LLMClient(stream=False))
+                       progress=report,
+                       llm=LLMClient(stream=False, router=of_run(spec.router_file)))
