@@ -59,6 +59,10 @@ def _protect(light: str, names: Iterable[str]) -> tuple[str, dict[str, str]]:
                     key=len, reverse=True)
     gap = rf"\s+(?:(?:{'|'.join(sorted(_MARKERS))})\s+)*"
     for i, name in enumerate(wanted):
+        # A name can match only if each of its words is in the text: most names are not,
+        # and skipping them saves compiling a pattern per name (too many for re's cache).
+        if not all(w in light for w in name.split()):
+            continue
         pattern = r"\b" + gap.join(map(re.escape, name.split())) + r"\b"
         key = f"zzprotect{i}zz"
         replaced = re.sub(pattern, f" {key} ", light)
