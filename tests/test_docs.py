@@ -165,10 +165,13 @@ async def test_the_help_of_every_screen_lists_its_shown_keys(
         await wait_until(pilot, lambda: isinstance(app.screen, HomeScreen) and app.screen.cases)
         openers = {"HomeScreen": None, **_in_app_screens(tmp_path)}
         missing = []
+        home = app.screen
         for name, opener in openers.items():
             if opener is not None:
-                await app.push_screen(opener())
-                await pilot.pause(0.2)
+                pushed = opener()
+                await app.push_screen(pushed)  # waits until it is mounted
+                await wait_until(pilot, lambda s=pushed: app.screen is s)
+                await pilot.pause()  # its mount-time messages handled
             screen = app.screen
             await pilot.press("f1")
             await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
@@ -182,5 +185,5 @@ async def test_the_help_of_every_screen_lists_its_shown_keys(
             await wait_until(pilot, lambda s=screen: app.screen is s)
             if opener is not None:
                 app.pop_screen()
-                await pilot.pause(0.1)
+                await wait_until(pilot, lambda: app.screen is home)
         assert missing == []

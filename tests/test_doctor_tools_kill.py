@@ -3,8 +3,8 @@ mid-run, then resumed, keeps one chain of versions in case order — each consul
 what the one before it in case order wrote, the killed attempt (superseded) read what its
 redo read, and every version is stored with the consultation that wrote it.
 
-Real processes, a real SQLite file, litellm over HTTP to the local fake server (the helpers
-of tests/test_resume_kill.py)."""
+The killed run is a real process, the resume runs in the test's own process; a real SQLite
+file, litellm over HTTP to the local fake server (the helpers of tests/test_resume_kill.py)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.fake_openai_server import FakeOpenAIServer
-from tests.test_resume_kill import WAIT, _bedside, _finish, _query
+from tests.test_resume_kill import WAIT, _bedside, _finish, _query, in_process
 
 CASES = 4
 
@@ -61,8 +61,7 @@ def test_the_notebook_keeps_case_order_across_a_kill_and_resume(tmp_path: Path) 
         proc.send_signal(signal.SIGKILL)
         _finish(proc)
         (run_id, config), = _query(db, "SELECT id, config FROM runs")
-        code, _, err = _finish(_bedside(tmp_path, "--db", str(db), "--resume", run_id))
-        assert code == 0, err
+        in_process("--db", str(db), "--resume", run_id, "--json")  # the resume: no kill
     order = json.loads(config)["cases"]
     rows = _query(db, "SELECT id, case_id, status FROM consultations ORDER BY started_at")
     live = {case: cid for cid, case, status in rows if status != "superseded"}

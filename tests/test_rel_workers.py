@@ -9,8 +9,6 @@ both workers have claimed work, so that both surely take part however the machin
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import signal
 from collections.abc import Iterator
@@ -21,6 +19,7 @@ import pytest
 from tests.fake_openai_server import FakeOpenAIServer
 from tests.rel_support import model_run_args, one_call_server, until
 from tests.test_resume_kill import _bedside, _finish, _outcomes, _query
+from tests.test_resume_kill import in_process as _in_process
 from tui.cli import main
 
 CASES = 8
@@ -38,14 +37,6 @@ def _args(server: FakeOpenAIServer, *extra: str) -> list[str]:
 
 def _claims(db: Path) -> dict[int, int]:
     return dict(_query(db, "SELECT worker, count(*) FROM run_claims GROUP BY worker"))
-
-
-def _in_process(*argv: str) -> dict:
-    """`bedside run …` in this process (the same command line, no interpreter to start)."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["run", *argv]) == 0
-    return json.loads(out.getvalue())
 
 
 @pytest.fixture(scope="module")

@@ -2,11 +2,15 @@
 same consultations as a clean run: one row per (case, config) that is not superseded, the
 same outcomes, nothing finished redone, the interrupted attempts kept as superseded.
 
-Real processes, a real SQLite file and litellm talking HTTP to the local fake server.
+The interrupted run is a real process (the signal is the point); the clean run and the
+resume are the same command line run in the test's own process. A real SQLite file and
+litellm talking HTTP to the local fake server.
 """
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import signal
@@ -21,6 +25,7 @@ from typing import Any
 import pytest
 
 from tests.fake_openai_server import FakeOpenAIServer
+from tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 WAIT = 300  # seconds allowed for a state to be reached: a hang guard, not a timing (a loaded 2-core machine took 120 s for the clean run)
@@ -100,12 +105,21 @@ def _wait_mid_run(proc: subprocess.Popen[str], db: Path) -> None:
     raise AssertionError("the run never reached the middle")
 
 
+def in_process(*argv: str) -> dict[str, Any]:
+    """`bedside run …` in this process, its JSON output: the same command line with no
+    interpreter and no litellm import to pay for, where a process of its own is not what
+    is tested (the clean run to compare with, a resume after the killed process ended)."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["run", *argv]) == 0
+    return json.loads(out.getvalue())
+
+
 @pytest.fixture(scope="module")
 def clean(server: FakeOpenAIServer, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    tmp = tmp_path_factory.mktemp("clean")
-    code, out, err = _finish(_bedside(tmp, "--db", str(tmp / "c.db"), *_args(server)))
-    assert code == 0, err
-    return {"outcomes": _outcomes(tmp / "c.db"), "results": json.loads(out)["results"]}
+    db = tmp_path_factory.mktemp("clean") / "c.db"
+    results = in_process("--db", str(db), *_args(server))["results"]
+    return {"outcomes": _outcomes(db), "results": results}
 
 
 def _interrupt_then_resume(server: FakeOpenAIServer, tmp: Path, sig: int) -> dict[str, Any]:
@@ -120,11 +134,10 @@ def _interrupt_then_resume(server: FakeOpenAIServer, tmp: Path, sig: int) -> dic
     (run_id, run_status), = _query(db, "SELECT id, status FROM runs")
     interrupted = dict(_query(db, "SELECT id, status FROM consultations WHERE status NOT IN"
                                   " ('finished', 'failed')"))
-    code2, out2, err2 = _finish(_bedside(tmp, "--db", str(db), "--resume", run_id, "--json"))
-    assert code2 == 0, err2
+    resumed = in_process("--db", str(db), "--resume", run_id, "--json")
     return {"code": code, "err": err, "run_status": run_status, "before": before,
             "interrupted": interrupted, "db": db, "run_id": run_id,
-            "results": json.loads(out2)["results"]}
+            "results": resumed["results"]}
 
 
 def _assert_same_as_clean(got: dict[str, Any], clean: dict[str, Any]) -> None:

@@ -110,11 +110,26 @@ class WordReading:
         """The words that the record holds or that may name something clinical; the
         others ("cups", "doing") can be found nowhere and do not count towards
         `needed`."""
-        lexicon, text = clinical_lexicon(), _lexicon_text()
-        # A word one letter away from a known one may be its misspelling: it counts too.
-        return [w for w in words if w in lexicon or questions.found_in(w, self.record)
-                or not is_cjk(w) and (questions.found_in(w, text)
-                                      or _near(w, self._record_words() | lexicon))]
+        return [w for w in words if self._informative_word(w)]
+
+    def _informative_word(self, word: str) -> bool:
+        # The same words come back in question after question of a consultation, and the
+        # record does not change: each word is read once per patient (a near-word search
+        # over the whole lexicon is the costly part).
+        seen: dict[str, bool] = self.__dict__.setdefault("_informative_seen", {})
+        if word not in seen:
+            lexicon = clinical_lexicon()
+            # A word one letter away from a known one may be its misspelling: it counts too.
+            seen[word] = bool(
+                word in lexicon or questions.found_in(word, self.record)
+                or not is_cjk(word) and (questions.found_in(word, _lexicon_text())
+                                         or _near(word, self._known_words())))
+        return seen[word]
+
+    def _known_words(self) -> frozenset[str]:
+        if not hasattr(self, "_known_set"):
+            self._known_set = self._record_words() | clinical_lexicon()
+        return self._known_set
 
     def informative_slots(self, slots: list[tuple[str, ...]]) -> list[tuple[str, ...]]:
         """The slots of a question (`questions.slots`) with an informative word."""
@@ -145,7 +160,9 @@ class WordReading:
         return self._word_set
 
     def _record_words(self) -> frozenset[str]:
-        return frozenset(w for w in self.record.split() if w.isalpha())
+        if not hasattr(self, "_record_set"):
+            self._record_set = frozenset(w for w in self.record.split() if w.isalpha())
+        return self._record_set
 
 
 def without_illness_names(question: str) -> str:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from core.agents.episodes import sentences
 from core.caseindex.matching import contains, is_cjk, normalise
@@ -98,11 +99,12 @@ class Record:
         return [*same, *(f for f in ranked if f not in same)]
 
 
-def _tokens(text: str) -> list[str]:
+@lru_cache(maxsize=16384)  # a record's fact texts are read again for every answer checked
+def _tokens(text: str) -> tuple[str, ...]:
     """Content tokens: content words (Latin) or characters (CJK)."""
     if is_cjk(text):
-        return [c for c in normalise(text) if is_cjk(c)]
-    return [w for w in content_words(text) if len(w) > 2]
+        return tuple(c for c in normalise(text) if is_cjk(c))
+    return tuple(w for w in content_words(text) if len(w) > 2)
 
 
 def build_record(case: Case) -> Record:
