@@ -28,7 +28,7 @@ _COLUMNS = ("id", "run_id", "case_id", "config_key", "doctor", "patient", "exami
             "error", "origin")
 # SQLite gives JSON true, false and null as 1, 0 and NULL: what JSON would give.
 _SCALAR: dict[str, Any] = {"true": True, "false": False, "null": None}
-_ZERO = {"doctor_turns": 0, "tests_ordered": 0, "prompt_tokens": 0, "completion_tokens": 0}
+_ZERO = ("doctor_turns", "tests_ordered", "prompt_tokens", "completion_tokens")
 
 
 def _where(run_id: str | None, status: str | None, alias: str = "") -> tuple[str, list[Any]]:
@@ -50,7 +50,11 @@ def consultation_rows(db: Database, *, run_id: str | None = None,
     where, args = _where(run_id, status)
     # The configuration without its per-case keys is the same for every case of a
     # configuration: parsed once. A text that is not JSON is parsed as it is.
-    sql = (f"SELECT {', '.join(_COLUMNS)}, CASE WHEN json_valid(config) THEN"
+    # NULL counts and cost are given their defaults in SQL (no Python work per row).
+    columns = ", ".join(f"coalesce({c}, 0)" if c in _ZERO else
+                        "coalesce(CAST(cost_usd AS REAL), 0.0)" if c == "cost_usd" else c
+                        for c in _COLUMNS)
+    sql = (f"SELECT {columns}, CASE WHEN json_valid(config) THEN"
            f" json_remove(config, {', '.join(repr('$.' + k) for k in _PER_CASE)})"
            f" ELSE config END AS shared, {_per_case_sql()}"
            f" FROM consultations WHERE {where} ORDER BY id")
@@ -71,10 +75,6 @@ def consultation_rows(db: Database, *, run_id: str | None = None,
                     config[key] = _SCALAR.get(kind, value)
         row["config"] = config
         row["settings_key"] = shared  # one text per configuration: what to memoise on
-        for name, zero in _ZERO.items():
-            if row[name] is None:
-                row[name] = zero
-        row["cost_usd"] = float(row["cost_usd"] or 0.0)
         out.append(row)
     return out
 
