@@ -1,7 +1,7 @@
 """Suite benchmark: how long the README's test command takes, and how much CPU it uses.
 
-Runs `python -m pytest -q -n WORKERS` on this checkout `--runs` times and reports the median
-wall time and the median CPU time (user + system of pytest and every process it waited for:
+Runs `python -m pytest -q -n WORKERS --dist worksteal` on this checkout `--runs` times and
+reports the median wall time and the median CPU time (user + system of pytest and every process it waited for:
 the xdist workers and the `bedside` processes the tests start). With `--baseline REF` the
 same command also runs on that commit (`git archive` into a temporary folder, the same
 interpreter and packages), interleaved with this checkout's runs so both meet the same load,
@@ -52,7 +52,7 @@ class Side:
 def run_once(side: Side, workers: int, durations: bool, log: Path | None = None) -> None:
     """One run of the suite on `side`; its wall and CPU time appended (its output written
     to `log` when given)."""
-    argv = [sys.executable, "-m", "pytest", "-q", "-n", str(workers)]
+    argv = [sys.executable, "-m", "pytest", "-q", "-n", str(workers), "--dist", "worksteal"]
     if durations:
         argv.append("--durations=0")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}

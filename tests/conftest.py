@@ -1,6 +1,6 @@
 """Test-run configuration: the tests on the peers' own samples (tests/peers/) are an extra run.
 
-The default run (the README's `python -m pytest -q -n auto`) reads our own fixture files in
+The default run (the README's `python -m pytest -q -n auto --dist worksteal`) reads our own fixture files in
 tests/fixtures/peers and needs nothing beside the checkout, so it does not collect
 tests/peers/ at all (they are not shown as skipped). They are collected when asked for: with
 the environment variable BEDSIDE_PEERS naming the folder that holds the samples (.ci/run
