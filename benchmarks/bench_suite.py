@@ -1,12 +1,12 @@
 """Suite benchmark: how long the README's test command takes, and how much CPU it uses.
 
 Runs `python -m pytest -q -n WORKERS --dist worksteal` on this checkout `--runs` times and
-reports the median wall time and the median CPU time (user + system of pytest and every process it waited for:
-the xdist workers and the `bedside` processes the tests start). With `--baseline REF` the
-same command also runs on that commit (`git archive` into a temporary folder, the same
-interpreter and packages), interleaved with this checkout's runs so both meet the same load,
-and the ratios this / baseline are printed. CPU time is the steadier figure on a shared
-machine: wall time moves with whatever else runs.
+reports the median wall time and the median CPU time (user + system of pytest and every
+process it waited for: the xdist workers and the `bedside` processes the tests start). With
+`--baseline REF` the same command also runs on that commit (`git archive` into a temporary
+folder, the same interpreter and packages), interleaved with this checkout's runs so both
+meet the same load, and the ratios this / baseline are printed. CPU time is the steadier
+figure on a shared machine: wall time moves with whatever else runs.
 
     python -m benchmarks.bench_suite [--runs 3] [--workers 2] [--baseline REF] [--files 15]
                                      [--log DIR]
