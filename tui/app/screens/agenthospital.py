@@ -30,6 +30,7 @@ from core.case import Case
 from core.events import Event, TurnCompleted
 from core.ids import new_id
 from tui.app.screens.base import BedsideScreen
+from tui.app.screens.play import ScreenSink
 from tui.app.widgets.confirm import ConfirmScreen
 from tui.app.widgets.footer import KeyFooter
 from tui.app.widgets.literal import literal
@@ -37,20 +38,6 @@ from tui.app.widgets.literal import literal
 TITLES = {"examination": "1/3 Examination: which one examination?",
           "diagnosis": "2/3 Diagnosis: which disease?",
           "treatment": "3/3 Treatment: which level for this patient?"}
-
-
-class ScreenSink:
-    """Engine events to the screen (same event loop); never raises."""
-
-    def __init__(self, screen: AgentHospitalScreen) -> None:
-        self.screen = screen
-
-    def emit(self, event: Event) -> None:
-        """Hand the event on."""
-        try:
-            self.screen.on_engine_event(event)
-        except Exception as err:  # a display problem must never stop the consultation
-            self.screen.log.error(repr(err))
 
 
 class AgentHospitalScreen(BedsideScreen):
