@@ -49,6 +49,9 @@ ROLE_RE = re.compile(r"bedside/((?:doctor|patient|examiner|moderator|report|host
                      r"translator|critique|reflect|notebook|ah|rjua)(?:-[a-z]+)?)/v\d+")
 # Prompt ids that play a role of the same name (AI Hospital's protocol keeps the doctor).
 ROLE_ALIASES = {"doctor-aihospital": "doctor"}
+#: The API key the tests send this server: a placeholder it never checks (not key-shaped, so
+#: no secret scanner takes it for one; long enough for bedside to hide it like a real key).
+TEST_KEY = "placeholder-for-the-local-server"
 Reply = str | Callable[[dict[str, Any], int], str]
 
 

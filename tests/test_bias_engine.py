@@ -28,11 +28,11 @@ from core.llm import LLMClient
 from core.prompts import PROMPTS
 from core.prompts.bias import prompt_id
 from core.usecases.plans import build_plan
-from tests.fake_openai_server import FakeOpenAIServer, detect_role
+from tests.fake_openai_server import TEST_KEY, FakeOpenAIServer, detect_role
 from tui.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
-KEY = "sk-test-not-real-bias"
+KEY = TEST_KEY
 CASE = next(c for c in load_bundled_cases() if c.id == "card-001")
 CONFIRMATION = PROMPTS[prompt_id("doctor", "confirmation")].text
 SELF_DIAGNOSIS = PROMPTS[prompt_id("patient", "self_diagnosis")].text.split("{condition}")[0]

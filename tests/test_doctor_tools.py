@@ -30,9 +30,9 @@ from core.solvers.tools import attach_corpus
 from core.transcript import Role
 from core.usecases import corpus, runs
 from db.store import open_store
-from tests.fake_openai_server import FakeOpenAIServer, default_doctor, detect_role
+from tests.fake_openai_server import TEST_KEY, FakeOpenAIServer, default_doctor, detect_role
 
-KEY = "sk-test-not-real"
+KEY = TEST_KEY
 CASES = load_bundled_cases()
 DOCTOR_SIDE = {"doctor", "critique", "reflect", "notebook"}  # requests the doctor answers
 

@@ -19,9 +19,9 @@ from core.engine import run_consultation, run_one_step_consultation
 from core.events import ConsultationFailed, ListSink
 from core.llm import LLMClient
 from core.transcript import EndReason, Role
-from tests.fake_openai_server import FakeOpenAIServer, image_urls, looking_doctor
+from tests.fake_openai_server import TEST_KEY, FakeOpenAIServer, image_urls, looking_doctor
 
-KEY = "sk-test-not-real"
+KEY = TEST_KEY
 
 
 @pytest.fixture(scope="module")
