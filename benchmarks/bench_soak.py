@@ -21,7 +21,7 @@ median of `--repeats` more, against the same command on a database of one run of
 library (the fixed cost of a `bedside results`, measured in the same run).
 
     .venv/bin/python -m benchmarks.bench_soak [--consultations 20000] [--concurrency 16]
-        [--repeats 3] [--keep DIR]
+        [--repeats 3] [--keep DIR] [--parts-beside]
 
 Not a test: it takes a quarter of an hour on a small machine (tests/test_soak.py checks the
 parts on a few hundred consultations).
@@ -40,6 +40,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -201,22 +202,31 @@ def main(argv: list[str] | None = None) -> None:
     p.add_argument("--concurrency", type=int, default=16)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--keep", type=Path, help="keep the databases in this folder")
+    p.add_argument("--parts-beside", action="store_true",
+                   help="run the parts (one after the other) while the whole runs, on the "
+                        "machine's other core: half the wall time; the whole's memory is "
+                        "measured the same, its speed is not comparable")
     args = p.parse_args(argv)
     folder = args.keep or Path(tempfile.mkdtemp())
     folder.mkdir(parents=True, exist_ok=True)
     ids = library_ids()
     options = [*grid(args.consultations, len(ids)), "--concurrency", str(args.concurrency)]
+    half = len(ids) // 2
+
+    def run_parts() -> list[list[dict]]:
+        return [plain_run(folder / f"part{i}.db", folder, [*options, "--cases", ",".join(chunk)])
+                for i, chunk in enumerate((ids[:half], ids[half:]))]
+
     try:
         whole = folder / "whole.db"
-        took, samples, rows = watched_run(whole, folder, options)
+        with ThreadPoolExecutor(1) as pool:
+            beside = pool.submit(run_parts) if args.parts_beside else None
+            took, samples, rows = watched_run(whole, folder, options)
+            parts = beside.result() if beside is not None else run_parts()
         n = sum(r["n"] for r in rows)
         print(f"soak: one bedside run, {n:,} consultations ({len(ids)} cases x "
               f"{len(rows)} configurations), {took:.0f} s ({n / took:.1f} consultations/s)")
         _report_memory(samples)
-        half = len(ids) // 2
-        parts = [plain_run(folder / f"part{i}.db", folder,
-                           [*options, "--cases", ",".join(chunk)])
-                 for i, chunk in enumerate((ids[:half], ids[half:]))]
         same = add(totals(part) for part in parts) == totals(rows)
         print(f"  the same grid in 2 parts by case ({half} + {len(ids) - half} cases): "
               f"totals per configuration {'equal' if same else 'DIFFER'} to the whole's")

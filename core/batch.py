@@ -34,10 +34,11 @@ after another, in job order, instead of side by side.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
 from core.case import Case
@@ -258,6 +259,7 @@ class _Batch:
     run_state: RunState
     halt: _Halt
     claim: Claim | None = None
+    live: dict[str, JobControl] = field(default_factory=dict)  # running jobs, by id
 
 
 def _unit(job: Job) -> str:
@@ -266,21 +268,25 @@ def _unit(job: Job) -> str:
     return f"*\t{job.key()}" if job.solver().sequential else f"{job.case.id}\t{job.key()}"
 
 
-async def _job(b: _Batch, job: Job, control: JobControl, planned: bool,
-               claim: bool) -> JobOutcome:
-    cid, cancel = control.consultation_id, control.cancel_event
+async def _job(b: _Batch, job: Job, given: JobControl | None, claim: bool) -> JobOutcome:
+    """Play one job once it has its slots. `given`: the control the caller planned for it
+    (None: one is made now, so a long batch holds controls only for its running jobs)."""
     async with b.limits.slot(job.config):
-        if cancel.is_set() or b.cancel.is_set():
-            if planned:
-                return _record_unstarted(job, cid, b.run_id, b.store.sink(), b.halt)
+        if (given is not None and given.cancel_event.is_set()) or b.cancel.is_set():
+            if given is not None:
+                return _record_unstarted(job, given.consultation_id, b.run_id,
+                                         b.store.sink(), b.halt)
             return JobOutcome(job.case.id, job.key(), None, "cancelled", "cancelled",
                               "not started")
         if claim and b.claim is not None and not b.claim(_unit(job)):
             return JobOutcome(job.case.id, job.key(), None, ELSEWHERE)
+        control = given or JobControl(new_id("c-"), asyncio.Event())
+        cid = control.consultation_id
         watch = _Watch(b.store.sink(), cid, b.halt)
+        b.live[cid] = control
         try:
             await run_solver(job.solver(), job.case, job.config, watch, consultation_id=cid,
-                             run_id=b.run_id, cancel_event=cancel, llm=b.llm,
+                             run_id=b.run_id, cancel_event=control.cancel_event, llm=b.llm,
                              run_state=b.run_state)
         except Exception as err:  # the engine should not raise; never let one job sink all
             log.exception("consultation %s escaped the engine", cid)
@@ -290,19 +296,22 @@ async def _job(b: _Batch, job: Job, control: JobControl, planned: bool,
                 watch.emit(failed)
             except Exception:  # the store is failing too: the outcome still says why
                 log.exception("could not record the failure of %s", cid)
+        finally:
+            b.live.pop(cid, None)
         return _outcome(job, cid, watch.last)
 
 
-def _cancel_all_on(cancel: asyncio.Event, controls: list[JobControl]) -> asyncio.Task[None]:
-    """A watcher that passes the batch-wide cancel on to every job's own event."""
+def _cancel_running_on(b: _Batch) -> asyncio.Task[None]:
+    """A watcher that passes the batch-wide cancel on to every running job's own event
+    (the jobs not yet started see the batch-wide event when they get their slot)."""
     async def watch() -> None:
-        await cancel.wait()
-        for control in controls:
+        await b.cancel.wait()
+        for control in list(b.live.values()):
             control.cancel_event.set()
     return asyncio.create_task(watch())
 
 
-Todo = list[tuple[int, Job, JobControl, bool]]  # (position, job, control, planned)
+Todo = list[tuple[int, Job, JobControl | None]]  # (position, job, planned control)
 
 
 def _lanes(todo: Todo) -> list[Todo]:
@@ -323,19 +332,28 @@ def _lanes(todo: Todo) -> list[Todo]:
     return lanes
 
 
+def _queues(lanes: list[Todo], limits: _Limits) -> list[collections.deque[Todo]]:
+    """The lanes in queues, one per set of limited models the lanes' jobs use (in job
+    order within each): each queue gets its own runners, so lanes waiting for a busy model
+    never keep the lanes of other models from their global slots."""
+    queues: dict[tuple[str, ...], collections.deque[Todo]] = {}
+    for lane in lanes:
+        limited = tuple(m for m in lane[0][1].config.models() if m in limits.models)
+        queues.setdefault(limited, collections.deque()).append(lane)
+    return list(queues.values())
+
+
 def _todo(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], done: set[tuple[str, str]],
-          plan: Plan | None, outcomes: list[JobOutcome | None]) -> Todo:
-    """The jobs to run (skipped ones get their outcome now), each with its control."""
+          plan: Plan | None, skipped: Callable[[int, JobOutcome], None]) -> Todo:
+    """The jobs to run (skipped ones are reported now), each with its planned control."""
     todo: Todo = []
     for i, raw in enumerate(jobs):
         job = raw if isinstance(raw, Job) else Job(*raw)
         if (job.case.id, job.key()) in done:
-            outcomes[i] = JobOutcome(job.case.id, job.key(), None, "skipped")
+            skipped(i, JobOutcome(job.case.id, job.key(), None, "skipped"))
             continue
         done.add((job.case.id, job.key()))  # the same pair twice in one batch runs once
-        given = plan(job) if plan is not None else None
-        todo.append((i, job, given or JobControl(new_id("c-"), asyncio.Event()),
-                     given is not None))
+        todo.append((i, job, plan(job) if plan is not None else None))
     return todo
 
 
@@ -345,46 +363,56 @@ async def run_batch(jobs: Sequence[tuple[Case, ConsultationConfig] | Job], store
                     progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
                     llm: LLMClient | None = None, plan: Plan | None = None,
                     run_state: RunState | None = None,
-                    claim: Claim | None = None) -> list[JobOutcome]:
+                    claim: Claim | None = None, keep: bool = True) -> list[JobOutcome]:
     """Run every job not already done for `run_id`; outcomes in job order.
 
     `jobs` are `Job`s or (case, config) pairs (interactive). `plan`, if given, is called
     once per job to be run, in order, before any starts, and returns that job's
     consultation id and cancel event. `run_state` is the memory the run's consultations
     share (a fresh one by default). `claim`, in a worker process, claims a unit of work
-    before it is played (False: another worker has it). Raises the sink's RunHalted once
-    the jobs have stopped, if one came.
+    before it is played (False: another worker has it). `keep=False` keeps no outcomes
+    (`progress` still sees each one) and returns []: a run of many thousands of
+    consultations then needs the same memory at its end as at its start. Raises the
+    sink's RunHalted once the jobs have stopped, if one came.
+
+    The jobs are played by a bounded pool of runners (at most `concurrency` per set of
+    limited models), not one task each, for the same reason.
     """
     cancel = cancel_event or asyncio.Event()
     b = _Batch(store, run_id, _Limits(concurrency, model_limits), llm or LLMClient(),
                cancel, run_state or RunState(), _Halt(cancel), claim)
-    outcomes: list[JobOutcome | None] = [None] * len(jobs)
-    todo = _todo(jobs, store.done_keys(run_id), plan, outcomes)
+    outcomes: list[JobOutcome | None] = [None] * len(jobs) if keep else []
     finished = 0
 
     def report(i: int, outcome: JobOutcome) -> None:
         nonlocal finished
-        outcomes[i] = outcome
+        if keep:
+            outcomes[i] = outcome
         finished += 1
         if progress is not None:
             progress(finished, len(jobs), outcome)
 
-    for i, outcome in enumerate(outcomes):
-        if outcome is not None:
-            report(i, outcome)
+    todo = _todo(jobs, store.done_keys(run_id), plan, report)
 
     async def lane(items: Todo) -> None:
-        for n, (i, job, control, planned) in enumerate(items):
-            outcome = await _job(b, job, control, planned, claim=n == 0)
+        for n, (i, job, given) in enumerate(items):
+            outcome = await _job(b, job, given, claim=n == 0)
             report(i, outcome)
             if outcome.status == ELSEWHERE:  # the whole lane is another worker's
-                for j, other, _, _ in items[n + 1:]:
+                for j, other, _ in items[n + 1:]:
                     report(j, JobOutcome(other.case.id, other.key(), None, ELSEWHERE))
                 return
 
-    watcher = _cancel_all_on(b.cancel, [control for _, _, control, _ in todo])
+    async def runner(queue: collections.deque[Todo]) -> None:
+        while queue:
+            await lane(queue.popleft())
+
+    queues = _queues(_lanes(todo), b.limits)
+    del todo  # the queues hold the jobs; each lane is dropped once played
+    watcher = _cancel_running_on(b)
     try:
-        await asyncio.gather(*(lane(items) for items in _lanes(todo)))
+        await asyncio.gather(*(runner(q) for q in queues
+                               for _ in range(min(len(q), max(1, concurrency)))))
     finally:
         watcher.cancel()
     if b.halt.error is not None:

@@ -247,3 +247,25 @@ def test_outcome_correct_prefers_the_exact_matcher() -> None:
     assert verdict_correct([Verdict(moderator="exact", correct=None),
                             Verdict(moderator="openai/x", correct=False)]) is False
     assert verdict_correct([]) is None
+
+
+def test_a_long_batch_holds_a_bounded_pool_of_tasks_and_keeps_no_outcomes() -> None:
+    """Issue 18 (soak): a batch of many jobs plays them with a pool of runners, not one task
+    each made up front, and `keep=False` keeps no outcome list, so memory stays flat."""
+    store = MemoryBatchStore()
+    configs = [ConsultationConfig(seed=s, max_turns=4) for s in range(1, 4)]
+    jobs = [(c, cfg) for c in CASES for cfg in configs]
+    tasks: list[int] = []
+    statuses: dict[str, int] = {}
+
+    def progress(done: int, total: int, outcome: JobOutcome) -> None:
+        tasks.append(len(asyncio.all_tasks()))
+        statuses[outcome.status] = statuses.get(outcome.status, 0) + 1
+
+    out = asyncio.run(run_batch(jobs, store, "run-pool", concurrency=4, progress=progress,
+                                keep=False))
+    assert out == []
+    assert statuses == {"finished": len(jobs)}
+    # four runners and the tasks of the four consultations they play at a time (one task
+    # per job made up front was more than the jobs)
+    assert len(jobs) > 100 and max(tasks) <= 20, max(tasks)

@@ -238,10 +238,11 @@ class StoreBatchStore:
 async def execute(store: RunsStore, spec: RunSpec, *, retry_failed: bool = False,
                   progress: Progress | None = None, cancel_event: asyncio.Event | None = None,
                   plan: Plan | None = None, extra_sink: EventSink | None = None,
-                  llm: LLMClient | None = None) -> list[JobOutcome]:
+                  llm: LLMClient | None = None, keep: bool = True) -> list[JobOutcome]:
     """Run (or resume) `spec` under its lease (`leases.owned`): skip what is done, run the
     rest, and set the run's final status however this ends (unless another process has
-    taken the run over). Returns the job outcomes; raises RunHalted when the run had to
+    taken the run over). Returns the job outcomes (none with `keep=False`: see
+    `core.batch.run_batch`); raises RunHalted when the run had to
     stop (the database cannot be written, the lease was lost): it is then resumable."""
     from core.batch import run_batch
     from core.usecases import leases
@@ -259,7 +260,8 @@ async def execute(store: RunsStore, spec: RunSpec, *, retry_failed: bool = False
             spec.jobs(), StoreBatchStore(store, retry_failed=retry_failed,
                                          extra_sink=extra_sink, fence=fence),
             spec.run_id, concurrency=spec.concurrency, model_limits=spec.model_limits,
-            progress=progress, cancel_event=cancel, llm=llm, plan=plan, run_state=shared)
+            progress=progress, cancel_event=cancel, llm=llm, plan=plan, run_state=shared,
+            keep=keep)
 
     spec.lease = leases.acquire(store, spec.run_id, lease=spec.lease)  # again: held till now
     return await leases.owned(store, spec.lease, batch, cancel_event)

@@ -263,10 +263,11 @@ async def _execute(store: Any, spec: Any, args: argparse.Namespace,
     # completed turns): whole replies cost litellm about half the CPU of streamed ones.
     from core.usecases.scoring import scoring_as_they_end
 
-    # Each consultation scored as it ends: not all of them after the last reply.
+    # Each consultation scored as it ends: not all of them after the last reply. The
+    # summary is read from the database, so no outcome is kept (flat memory however long).
     await runs.execute(store, spec, retry_failed=args.retry_failed,
                        progress=scoring_as_they_end(store, progress),
-                       llm=LLMClient(stream=False, router=of_run(spec.router_file)))
+                       llm=LLMClient(stream=False, router=of_run(spec.router_file)), keep=False)
 
 
 def run(args: argparse.Namespace) -> int:
