@@ -285,3 +285,17 @@ def m100_run_leases(db: Database) -> None:
         {"run_id": str, "unit": str, "token": str, "worker": int, "claimed_at": str},
         pk=("run_id", "unit"),
     )
+
+
+@migrations()
+def m120_metric_sets(db: Database) -> None:
+    """Which set of metrics was last saved whole for a consultation, and on which version of
+    its case (`db.metrics.set_mark`): what tells `bedside results` that a consultation's
+    metrics are complete and current without reading each of them (NULL: not known, read
+    them). Any change to a consultation's metric rows clears its mark (triggers), so a
+    mark is only ever as new as the rows it vouches for, however they were written."""
+    db.table("consultations").add_column("metric_set", str)
+    for event, rows in (("INSERT", ("NEW",)), ("DELETE", ("OLD",)), ("UPDATE", ("OLD", "NEW"))):
+        ids = " OR ".join(f"id = {row}.consultation_id" for row in rows)
+        db.execute(f"CREATE TRIGGER metric_set_{event.lower()} AFTER {event} ON metrics"
+                   f" BEGIN UPDATE consultations SET metric_set = NULL WHERE {ids}; END")

@@ -231,7 +231,8 @@ class SqliteStore(EvolutionRepository, HospitalRepository):
                                 names: Iterable[str] | None = None, *,
                                 details: Iterable[str] | None = None) -> dict[str, Metrics]:
         """consultation → `{name: (value, detail)}` (these names; all when None; the
-        details of the names in `details` only, when given, the others `{}`)."""
+        details of the names in `details` only, when given, the others `{}`, and left
+        out when they have no value)."""
         return metric_repo.metrics_by_consultation(self.db, consultation_ids, names,
                                                    details=details)
 

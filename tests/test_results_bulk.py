@@ -7,6 +7,8 @@
 - `metric_states` says "complete and current" exactly when every metric is stored and
   computed on one case version, so `bedside results` recomputes a missing metric and a stale
   one, and nothing else.
+- A consultation's mark (`metric_set`) answers for its metrics until any of their rows
+  changes; one without is aggregated and marked again, a read-only file only read.
 - `metrics_by_consultation(details=…)` gives the same values, the named details, `{}` for
   the rest.
 - The table, the JSON, the CSV and the per-consultation rows are what they were before
@@ -19,7 +21,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import sqlite3
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -108,6 +112,68 @@ def test_metric_states_see_missing_and_stale_metrics(db: Path, tmp_path: Path) -
     assert compute_offline(store) == 0
 
 
+def _marks(path: Path) -> dict[str, str | None]:
+    conn = sqlite3.connect(path)
+    try:
+        return dict(conn.execute("SELECT id, metric_set FROM consultations"
+                                 " WHERE status = 'finished'"))
+    finally:
+        conn.close()
+
+
+def test_marks_answer_for_complete_sets_and_any_metric_change_clears_them(
+        db: Path, tmp_path: Path) -> None:
+    """Each consultation scored whole carries a mark naming the set and the case version;
+    a later change of any of its metric rows, however written, clears it (a trigger), and
+    a consultation without a mark is aggregated and marked again: the answer never
+    changes, the metrics are read once."""
+    copy = tmp_path / "m.db"
+    copy.write_bytes(db.read_bytes())
+    store = open_store(copy)
+    compute_offline(store)
+    before = {s.consultation_id: s for s in store.metric_states(OFFLINE_NAMES)}
+    marks = _marks(copy)
+    assert all(marks.values()), marks  # scored as the run ended, or by compute_offline
+    assert all(marks[cid].endswith(" " + s.computed_on) for cid, s in before.items())
+    first, second = sorted(marks)[:2]
+    conn = sqlite3.connect(copy)
+    conn.execute("UPDATE metrics SET value = 0.5 WHERE consultation_id = ? AND"
+                 " name = 'accuracy'", [first])
+    conn.execute("UPDATE consultations SET metric_set = NULL WHERE id = ?", [second])
+    conn.commit()
+    conn.close()
+    assert {cid for cid, m in _marks(copy).items() if m is None} == {first, second}
+    again = {s.consultation_id: s for s in store.metric_states(OFFLINE_NAMES)}
+    assert again == before  # the rows still complete and current: the same answer
+    assert all(_marks(copy).values())  # and both are marked again
+
+
+def test_a_read_only_database_is_answered_without_marking(db: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "r.db"
+    copy.write_bytes(db.read_bytes())
+    store = open_store(copy)
+    compute_offline(store)
+    want = {s.consultation_id: s for s in store.metric_states(OFFLINE_NAMES)}
+    conn = sqlite3.connect(copy)
+    conn.execute("UPDATE consultations SET metric_set = NULL")
+    conn.commit()
+    conn.close()
+    store.close()
+    copy.chmod(0o444)  # as root, which writes through permission bits: immutable too
+    immutable = os.geteuid() == 0
+    if immutable:
+        subprocess.run(["chattr", "+i", str(copy)], check=True)
+    try:
+        ro = open_store(copy, migrate=False)
+        assert {s.consultation_id: s for s in ro.metric_states(OFFLINE_NAMES)} == want
+        ro.close()
+    finally:
+        if immutable:
+            subprocess.run(["chattr", "-i", str(copy)], check=True)
+        copy.chmod(0o644)
+    assert not any(_marks(copy).values())
+
+
 def test_details_only_where_asked_values_everywhere(db: Path) -> None:
     store = open_store(db)
     ids = [c.id for c in store.list_consultations(status="finished")]
@@ -115,8 +181,10 @@ def test_details_only_where_asked_values_everywhere(db: Path) -> None:
     lean = store.metrics_by_consultation(ids, details=TABLE_DETAILS)
     assert full.keys() == lean.keys()
     for cid, metrics in full.items():
-        assert {n: v for n, (v, _) in metrics.items()} == \
-            {n: v for n, (v, _) in lean[cid].items()}
+        # a metric read for its value only and stored without one is left out (the same
+        # to a reader of values as a missing one)
+        assert {n: v for n, (v, _) in metrics.items() if v is not None or n in TABLE_DETAILS} \
+            == {n: v for n, (v, _) in lean[cid].items()}
         for name, (_, detail) in lean[cid].items():
             assert detail == (metrics[name][1] if name in TABLE_DETAILS else {})
     assert any(lean[cid]["accuracy"][1] for cid in ids)  # the details asked for are there

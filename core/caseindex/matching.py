@@ -23,6 +23,7 @@ from typing import Any
 from rapidfuzz import fuzz
 
 from core.scripts import WORD_MARKS, compose, fold_scripts, is_arabic_script, is_hangul
+from core.textcache import short_text_cache
 
 # Punctuation: anything but word characters, Devanagari signs (not `\w` in Python) and + %.
 _PUNCT = re.compile(f"[^\\w+%{WORD_MARKS}]+", re.UNICODE)
@@ -36,7 +37,7 @@ FUZZY_SENTENCE = 90  # partial match of a term inside a sentence (typos: "diapho
 FUZZY_NAME = 88  # whole-name similarity for requested tests (typos: "electrocardiagram")
 
 
-@lru_cache(maxsize=65536)  # cue lists and vocabulary names are normalised over and over
+@short_text_cache(65536)  # cue lists and vocabulary names are normalised over and over
 def normalise(text: str) -> str:
     """Lower case, accents removed (not for CJK), letter variants of Devanagari and Persian
     folded (`core.scripts`), punctuation to spaces, spaces collapsed."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from functools import lru_cache
 
 from core.scripts import WORD_MARKS, compose, fold_scripts
+from core.textcache import short_text_cache
 
 # Whole-word abbreviations (after folding) → expansion, already in the unified spelling.
 ABBREVIATIONS: dict[str, str] = {
@@ -93,7 +93,7 @@ def is_cjk(text: str) -> bool:
     return bool(_CJK.search(text))
 
 
-@lru_cache(maxsize=65536)  # the ICD vocabulary and case names are folded over and over
+@short_text_cache(65536)  # the ICD vocabulary and case names are folded over and over
 def fold(text: str) -> str:
     """Lower case, no accents, no possessive 's, punctuation as spaces, letter variants of
     Devanagari and Persian folded, Hangul kept composed (no other rules)."""
@@ -103,7 +103,7 @@ def fold(text: str) -> str:
     return _SPACE.sub(" ", _PUNCT.sub(" ", plain)).strip()
 
 
-@lru_cache(maxsize=65536)
+@short_text_cache(65536)
 def expand(folded: str) -> str:
     """Folded text with spelling unified, abbreviations expanded and 'pre-' joined, every
     other word kept (splitting a diagnosis line needs its 'and', 'with', 'due to')."""
@@ -123,7 +123,7 @@ def finish(light: str) -> str:
     return " ".join(dict.fromkeys(w for w in words if w not in STOPWORDS))
 
 
-@lru_cache(maxsize=65536)
+@short_text_cache(65536)
 def normalise(text: str) -> str:
     """The matching form of a name: folded, expanded, stopwords removed, each word once."""
     return finish(expand(fold(text)))

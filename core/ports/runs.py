@@ -177,7 +177,8 @@ class MetricStore(Protocol):
                                 details: Iterable[str] | None = None) -> dict[str, Metrics]:
         """consultation → `{name: (value, detail)}` of these consultations (these metric
         names; all when None), for tables that read thousands of values at once; with
-        `details`, only those names' details are read (the others are `{}`)."""
+        `details`, only those names' details are read (the others are `{}`, and left out
+        when they have no value)."""
         ...
 
     def metric_states(self, names: Iterable[str], *, run_id: str | None = None

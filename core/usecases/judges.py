@@ -145,10 +145,11 @@ def chosen_values(store: RunsStore, ids: list[str], choice: JudgeChoice) -> dict
 
 
 def with_judged(metrics: dict[str, Metrics], judged: dict[str, Metrics]) -> dict[str, Metrics]:
-    """The offline metrics with the chosen judges' values added."""
-    out = {cid: dict(m) for cid, m in metrics.items()}
+    """The offline metrics with the chosen judges' values added (the input is not changed;
+    a consultation without judged values shares its metrics' dict with it)."""
+    out = dict(metrics)
     for cid, values in judged.items():
-        out.setdefault(cid, {}).update(values)
+        out[cid] = {**metrics.get(cid, {}), **values}
     return out
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
-from core.metrics.names import NO_CASE, ONE_STEP
+from core.metrics.names import COLLABORATION_NAMES, MEAN_METRICS, NO_CASE, ONE_STEP
 from core.ports.runs import RunsStore
 from core.metrics.base import Metrics
 from core.records.runs import BaselineRow
@@ -26,6 +26,10 @@ from core.usecases.run_listing import settings_of
 #: is undefined and whether a diagnosis was reached, the entity counts, why there is no
 #: report score); the others' values only.
 TABLE_DETAILS = ("accuracy", "entity_f1", "report_score")
+#: Every metric the results table reads (`core.metrics.table.results_rows`): the others
+#: (entity precision and recall, which the table derives from entity_f1's counts) stay in
+#: the database.
+TABLE_NAMES = (*TABLE_DETAILS, *MEAN_METRICS, *COLLABORATION_NAMES)
 
 # What a consultation row carries besides its own columns: its case's labels.
 _CASE_FIELDS = ("source", "specialty", "language")
@@ -77,15 +81,17 @@ def with_factors(rows: list[dict[str, Any]], keys: tuple[str, ...]) -> list[dict
 
 
 def judged_metrics(store: RunsStore, ids: list[str], judges: Iterable[str] = (),
-                   details: tuple[str, ...] | None = None
+                   details: tuple[str, ...] | None = None,
+                   names: tuple[str, ...] | None = None
                    ) -> tuple[dict[str, Metrics], JudgeChoice]:
-    """The stored metrics of these consultations, the LLM-judged ones from one judge of
-    each kind (`core.usecases.judges`: the one named in `judges`, else the only or the
-    busiest), and that choice. With `details`, only those metrics' details are read."""
+    """The stored metrics of these consultations (of these `names`, when given), the
+    LLM-judged ones from one judge of each kind (`core.usecases.judges`: the one named in
+    `judges`, else the only or the busiest), and that choice. With `details`, only those
+    metrics' details are read (`RunsStore.metrics_by_consultation`)."""
     from core.usecases.judges import choose, chosen_values, with_judged
 
     choice = choose(store, ids, judges)
-    metrics = metrics_by_consultation(store, ids, details=details)
+    metrics = metrics_by_consultation(store, ids, names, details=details)
     return with_judged(metrics, chosen_values(store, ids, choice)), choice
 
 
@@ -110,7 +116,7 @@ def results_report(store: RunsStore, *, by: str | tuple[str, ...] = "model",
     rows = [r for r in with_factors(read, keys) if not is_task(r)]
     metrics, choice = judged_metrics(store, [r["id"] for r in rows
                                              if r["status"] == "finished"], judges,
-                                     details=TABLE_DETAILS)
+                                     details=TABLE_DETAILS, names=TABLE_NAMES)
     return label_rows(results_rows(rows, metrics, keys), choice), choice
 
 
