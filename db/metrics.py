@@ -99,8 +99,8 @@ def metrics_by_consultation(db: Database, consultation_ids: Iterable[str],
         # Most of the database's consultations (a results table of every run): one scan
         # of the table, the others' rows dropped here, beats looking each id up.
         wanted = set(ids)
-        rows = db.execute(f"{select} WHERE 1{name_sql}", [*(parse or ()), *tail]).fetchall()
-        _collect([r for r in rows if r[0] in wanted], out, seen)
+        every = db.execute(f"{select} WHERE 1{name_sql}", [*(parse or ()), *tail]).fetchall()
+        _collect([r for r in every if r[0] in wanted], out, seen)
         return out
     for start in range(0, len(ids), _CHUNK):
         chunk = ids[start:start + _CHUNK]

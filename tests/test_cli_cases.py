@@ -1,4 +1,6 @@
-"""`bedside cases ...` driven as a user would: a real process, a real database file."""
+"""`bedside cases ...` driven as a user would: the command line, a real database file. The
+first test starts a real process; the others run the same command line in this process
+(`tests.cli_support.run_cli`: return code, stdout and stderr as a process gives them)."""
 
 from __future__ import annotations
 
@@ -7,19 +9,26 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.cli_support import run_cli
 from tests.importer_support import FIXTURES
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bedside(*args: str, home: Path) -> subprocess.CompletedProcess:
+def bedside_process(*args: str, home: Path) -> subprocess.CompletedProcess:
+    """`bedside ARGS` as a process of its own (`python -m tui.cli`)."""
     env = {"BEDSIDE_HOME": str(home), "PATH": "/usr/bin:/bin", "HOME": str(home)}
     return subprocess.run([sys.executable, "-m", "tui.cli", *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=120)
 
 
+def bedside(*args: str, home: Path) -> subprocess.CompletedProcess:
+    """`bedside ARGS` in this process (`tests.cli_support.run_cli`)."""
+    return run_cli(*args, home=home)
+
+
 def test_cases_list_json_shows_the_library(tmp_path) -> None:
-    out = bedside("cases", "list", "--json", home=tmp_path)
+    out = bedside_process("cases", "list", "--json", home=tmp_path)
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert len(rows) >= 30
