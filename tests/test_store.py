@@ -26,7 +26,7 @@ EXPECTED_COLUMNS = {
                       "examiner", "config", "status", "end_reason", "diagnosis", "correct",
                       "verdicts", "report", "doctor_turns", "tests_ordered", "prompt_tokens",
                       "completion_tokens", "cost_usd", "started_at", "ended_at", "error",
-                      "origin", "meta"},
+                      "origin", "meta", "metric_set"},
     "turns": {"consultation_id", "idx", "role", "addressee", "kind", "doctor_turn", "content",
               "tests", "started_at", "ended_at", "latency_ms", "prompt_tokens",
               "completion_tokens", "cost_usd", "model", "raw_request", "raw_response", "meta"},
