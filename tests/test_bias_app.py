@@ -131,6 +131,8 @@ async def test_a_person_plays_the_patient_for_the_scripted_doctor(tmp_path: Path
         assert _shown(screen) == [k for r in rows if (k := (r["role"], r["kind"])) in (
             ("doctor", "question"), ("patient", "answer"))]
         assert len(questions) == n
+        # The closing line is painted a moment after the screen knows it is finished.
+        await wait_until(pilot, lambda: "The consultation is over" in painted_text(app))
         painted = painted_text(app)
         for r in rows:
             if r["role"] == "examiner":
