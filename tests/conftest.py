@@ -65,10 +65,3 @@ def _own_bedside_home(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.delenv("BEDSIDE_DOCTOR", raising=False)
     return home
 
-
-@pytest.hookimpl(optionalhook=True)  # a run without xdist (`-p no:xdist`) has no such hook
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """`-n auto`: one worker per core, and one more. Many tests spend part of their time
-    waiting (on a `bedside` process they started, a local model server's replies, a kill
-    taking effect): the extra worker runs another test on the core those waits leave idle."""
-    return len(os.sched_getaffinity(0)) + 1
