@@ -117,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--files", type=int, default=0, help="list the N slowest test files")
     parser.add_argument("--log", type=Path, help="a folder to keep each run's pytest output in")
     args = parser.parse_args(argv)
+    if args.log:  # made before the first run: a missing folder once lost a whole run's output
+        args.log.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="bench-suite-") as tmp:
         sides = [Side("this checkout", ROOT)]
         if args.baseline:
