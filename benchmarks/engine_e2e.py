@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-KEY = "sk-local-no-key"  # what bedside sends a server given by --api-base without a key
 ROLES = ("patient", "examiner", "moderator")
 
 
@@ -124,9 +123,11 @@ def measure(folder: Path, base: str, n: int, concurrency: int, runs: int,
     commit, run the same way in the same alternation)."""
     args = run_args(n, concurrency, base)
     calls = record(args)
+    from core.llm import PLACEHOLDER_KEY
+
     for seq in calls:
-        for kw in seq:
-            kw["api_base"] = base
+        for kw in seq:  # the server and key bedside sends (the bare program imports no bedside)
+            kw.update(api_base=base, api_key=PLACEHOLDER_KEY)
     calls_file = folder / f"calls-{n}-{concurrency}.json"
     calls_file.write_text(json.dumps(calls))
     template = folder / "template.db"
@@ -187,7 +188,7 @@ async def _bare(calls: list[list[dict[str, Any]]], concurrency: int) -> None:
     async def consultation(seq: list[dict[str, Any]]) -> None:
         async with sem:
             for kw in seq:
-                resp = await litellm.acompletion(**kw, api_key=KEY, max_retries=0)
+                resp = await litellm.acompletion(**kw, max_retries=0)
                 if not resp.choices[0].message.content:
                     raise RuntimeError("empty reply")
 

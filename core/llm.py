@@ -53,7 +53,9 @@ if TYPE_CHECKING:
     from core.router import RouterFile
 
 _FATAL_STATUS = {400, 401, 403, 404, 413, 422}  # retrying cannot help
-_PLACEHOLDER_KEY = "sk-local-no-key"  # local OpenAI-compatible servers ignore the key
+#: What bedside sends a server given by --api-base without a key (local OpenAI-compatible
+#: servers ignore it); public so the benchmarks send the very same value.
+PLACEHOLDER_KEY = "sk-local-no-key"
 # A token is about 4 characters of English and fewer of Chinese; 8 per token leaves an
 # honest reply whole and bounds a server that ignores max_tokens.
 CHARS_PER_TOKEN = 8
@@ -240,7 +242,7 @@ class LLMClient:
             return self._api_key
         if spec.api_key_env:
             return os.environ.get(spec.api_key_env)
-        return _PLACEHOLDER_KEY if spec.api_base else None  # provider's own env variable
+        return PLACEHOLDER_KEY if spec.api_base else None  # provider's own env variable
 
     def _kwargs(self, spec: AgentSpec, messages: list[dict[str, Any]]) -> dict[str, Any]:
         kw = raw_request(spec, messages)
